@@ -1,0 +1,155 @@
+import { z } from 'zod';
+
+/** A duration such as `15m`, `72h`, `30s`, `500ms`, `2d`, or a number of milliseconds. */
+export const durationSchema = z.union([
+  z.number().int().nonnegative(),
+  z
+    .string()
+    .regex(/^\d+(ms|s|m|h|d)$/, 'expected a duration such as 500ms, 30s, 15m, 72h or 2d')
+    .transform(parseDuration),
+]);
+
+export function parseDuration(text: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
+  if (!match) throw new Error(`invalid duration: ${text}`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as string];
+  return Number(match[1]) * (unit ?? 1);
+}
+
+const port = z.coerce.number().int().min(0).max(65535);
+const strict = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
+
+/** Entries of egress.allow: a host name, IP or CIDR, optionally with `:port`. */
+const egressEntry = z.string().min(1);
+
+export const configSchema = strict({
+  server: strict({
+    host: z.string().default('0.0.0.0'),
+    port: port.default(8080),
+    trust_proxy: z.boolean().default(false),
+    body_limit: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
+  }).prefault({}),
+  redis: strict({
+    /** Unset: redis://127.0.0.1:6379, or a private redis-server when nothing answers there. */
+    url: z.string().optional(),
+    prefix: z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]*$/, 'letters, digits and : _ . - only')
+      .default('steward:'),
+    /** auto: start a private redis-server when nothing answers at the default URL. */
+    embedded: z.enum(['auto', 'never']).default('auto'),
+  }).prefault({}),
+  data_dir: z.string().default('./data'),
+  workspace: z.string().default('./workspace'),
+  memory: strict({ dir: z.string().optional() }).prefault({}),
+  vault: strict({
+    path: z.string().optional(),
+    remote: z.string().optional(),
+    branch: z.string().default('main'),
+  }).prefault({}),
+  log: strict({
+    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  }).prefault({}),
+  admin: strict({
+    jwt: strict({
+      access_expiry: durationSchema.default(15 * 60_000),
+      refresh_expiry: durationSchema.default(72 * 3_600_000),
+      issuer: z.string().min(1).default('steward'),
+      secret: z.string().min(32, 'at least 32 characters').optional(),
+    }).prefault({}),
+    cors: strict({ allowed_origins: z.array(z.string().url()).default([]) }).prefault({}),
+    rate_limit: strict({
+      login_per_minute: z.number().int().positive().default(5),
+      api_per_minute: z.number().int().positive().default(60),
+    }).prefault({}),
+  }).prefault({}),
+  secrets: strict({
+    /** base64 of 32 bytes; else `<data_dir>/secrets_key`. */
+    key: z.string().optional(),
+  }).prefault({}),
+  scripts: strict({
+    /** Script names (without `.star`) the tool server may run without approval. */
+    allowlist: z.array(z.string()).default([]),
+    /** Piscina threads; 0 means one per CPU. */
+    threads: z.number().int().nonnegative().default(0),
+    limits: strict({
+      steps: z.number().int().positive().default(10_000_000),
+      wall_time: durationSchema.default(30_000),
+      memory_mb: z.number().int().positive().default(128),
+      output_bytes: z
+        .number()
+        .int()
+        .positive()
+        .default(1024 * 1024),
+      http_body_bytes: z
+        .number()
+        .int()
+        .positive()
+        .default(10 * 1024 * 1024),
+      http_requests: z.number().int().nonnegative().default(50),
+    }).prefault({}),
+  }).prefault({}),
+  egress: strict({
+    allow: z.array(egressEntry).default([]),
+    timeout: durationSchema.default(15_000),
+    max_body_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(10 * 1024 * 1024),
+    max_redirects: z.number().int().nonnegative().default(5),
+  }).prefault({}),
+  mcp: strict({
+    http: strict({
+      enabled: z.boolean().default(true),
+      token: z.string().min(16, 'at least 16 characters').optional(),
+      allowed_hosts: z.array(z.string()).default([]),
+      allowed_origins: z.array(z.string()).default([]),
+    }).prefault({}),
+    rate_limit: strict({
+      per_second: z.number().int().positive().default(10),
+      burst: z.number().int().positive().default(20),
+    }).prefault({}),
+  }).prefault({}),
+  engine: strict({
+    /** An existing OpenCode server; else `command` is supervised by `steward start`. */
+    url: z.string().url().optional(),
+    password: z.string().optional(),
+    /** Command line of `opencode` (e.g. ["opencode"]); `serve` flags are added by Steward. */
+    command: z.array(z.string()).optional(),
+    port: port.optional(),
+    /** Extra OpenCode configuration merged into what Steward writes (providers, model). */
+    config: z.record(z.string(), z.unknown()).default({}),
+    /** Extra environment for the supervised engine. */
+    env: z.record(z.string(), z.string()).default({}),
+    start_timeout: durationSchema.default(30_000),
+    request_timeout: durationSchema.default(30_000),
+  }).prefault({}),
+  schedules: strict({
+    misfire_window: durationSchema.default(5 * 60_000),
+    agent_timeout: durationSchema.default(5 * 60_000),
+    concurrency: z.number().int().positive().default(8),
+  }).prefault({}),
+  webhooks: strict({
+    /** channel_id → URL for output_target.provider = webhook. */
+    channels: z.record(z.string(), z.string().url()).default({}),
+    retries: z.number().int().nonnegative().default(3),
+  }).prefault({}),
+  calendar: strict({
+    feeds: z.array(strict({ name: z.string().min(1), url: z.string().url() })).default([]),
+  }).prefault({}),
+  github: strict({
+    token: z.string().optional(),
+    base_url: z.string().url().default('https://api.github.com'),
+  }).prefault({}),
+  web: strict({
+    max_length: z.number().int().positive().default(100_000),
+  }).prefault({}),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;

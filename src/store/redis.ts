@@ -1,0 +1,69 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+export type { Redis };
+
+export interface RedisTarget {
+  url: string;
+  /** Prefix of every key this deployment owns, e.g. `steward:`. */
+  prefix: string;
+}
+
+/**
+ * The one place connections are made. Store connections apply the key prefix through ioredis
+ * (`keyPrefix` also prefixes the KEYS of Lua scripts); BullMQ connections must not, since BullMQ
+ * applies its own `prefix` (see `bullPrefix`).
+ */
+export function createRedis(
+  target: RedisTarget,
+  kind: 'store' | 'bullmq' | 'subscriber' = 'store',
+  extra: RedisOptions = {},
+): Redis {
+  const options: RedisOptions = {
+    lazyConnect: false,
+    enableAutoPipelining: kind === 'store',
+    ...(kind === 'store' ? { keyPrefix: target.prefix } : {}),
+    // BullMQ blocks on its connections and requires this to be null.
+    ...(kind === 'bullmq' ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 3 }),
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    ...extra,
+  };
+  return new Redis(target.url, options);
+}
+
+export function bullPrefix(prefix: string): string {
+  return `${prefix}bull`;
+}
+
+/** Resolves once the connection answers PING, or rejects after `timeoutMs`. */
+export async function waitForRedis(redis: Redis, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      await redis.ping();
+      return;
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`Redis did not answer within ${timeoutMs} ms: ${String(lastError)}`);
+}
+
+/**
+ * Durability check of DESIGN.md: warn when a Redis restart would lose everything. Returns the
+ * warning text, or null when AOF or RDB snapshots are on.
+ */
+export async function durabilityWarning(redis: Redis): Promise<string | null> {
+  try {
+    const aof = (await redis.config('GET', 'appendonly')) as string[];
+    const save = (await redis.config('GET', 'save')) as string[];
+    const aofOn = aof[1] === 'yes';
+    const saveOn = typeof save[1] === 'string' && save[1].trim() !== '';
+    if (aofOn || saveOn) return null;
+    return 'Redis has neither AOF (appendonly) nor RDB snapshots (save) enabled: every script, secret, schedule and the admin account will be lost when Redis restarts. Run Redis with appendonly yes.';
+  } catch {
+    // Managed Redis services often refuse CONFIG; we cannot tell, so we say nothing.
+    return null;
+  }
+}

@@ -1,0 +1,52 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/load.js';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'steward-config-'));
+
+describe('loadConfig', () => {
+  it('gives the documented defaults with no file and no environment', () => {
+    const config = loadConfig({ cwd: tmp(), env: {} });
+    expect(config.server.port).toBe(8080);
+    expect(config.admin.jwt.access_expiry).toBe(15 * 60_000);
+    expect(config.admin.jwt.refresh_expiry).toBe(72 * 3_600_000);
+    expect(config.redis.prefix).toBe('steward:');
+    expect(config.redis.url).toBeUndefined();
+    expect(config.paths.data).toMatch(/data$/);
+    expect(config.paths.scripts).toMatch(/workspace\/scripts$/);
+  });
+
+  it('reads YAML and lets the environment override it', () => {
+    const dir = tmp();
+    writeFileSync(
+      path.join(dir, 'steward.yaml'),
+      'server:\n  port: 9000\nadmin:\n  jwt:\n    access_expiry: 5m\n',
+    );
+    const config = loadConfig({ cwd: dir, env: { STEWARD_PORT: '9100' } });
+    expect(config.server.port).toBe(9100);
+    expect(config.admin.jwt.access_expiry).toBe(5 * 60_000);
+  });
+
+  it('names the key of a bad environment value', () => {
+    expect(() => loadConfig({ cwd: tmp(), env: { STEWARD_PORT: 'abc' } })).toThrow(
+      /server\.port \(from STEWARD_PORT\)/,
+    );
+  });
+
+  it('refuses unknown keys, naming them', () => {
+    const dir = tmp();
+    writeFileSync(path.join(dir, 'c.yaml'), 'server:\n  prot: 1\n');
+    expect(() => loadConfig({ cwd: dir, file: 'c.yaml', env: {} })).toThrow(ConfigError);
+    expect(() => loadConfig({ cwd: dir, file: 'c.yaml', env: {} })).toThrow(/server.*prot/);
+  });
+
+  it('refuses a bad duration', () => {
+    const dir = tmp();
+    writeFileSync(path.join(dir, 'c.yaml'), 'admin:\n  jwt:\n    access_expiry: soon\n');
+    expect(() => loadConfig({ cwd: dir, file: 'c.yaml', env: {} })).toThrow(
+      /admin\.jwt\.access_expiry/,
+    );
+  });
+});
