@@ -99,7 +99,7 @@ export abstract class StarlarkObject {
 
   /** Attribute assignment; the default refuses it. */
   setAttr(name: string, _value: Value): void {
-    throw new StarlarkError(`${this.typeName} has no .${name} field`);
+    throw new StarlarkError(`can't assign to .${name} field of ${this.typeName}`);
   }
 
   /**

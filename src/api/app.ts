@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+} from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Context } from '../runtime/context.js';
+import type { Services } from '../runtime/services.js';
+import { contextPlugin } from './plugins/context.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { healthRoutes } from './routes/health.js';
+
+export interface AppOptions {
+  ctx: Context;
+  services: Services;
+}
+
+/** The whole HTTP application as one plugin, so tests and `server.ts` build it the same way. */
+export const stewardApp: FastifyPluginAsync<AppOptions> = async (app, { ctx, services }) => {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(errorsPlugin);
+  await app.register(securityHeadersPlugin);
+  await app.register(contextPlugin, { ctx });
+
+  await app.register(healthRoutes, {
+    ctx,
+    setupComplete: services.setupComplete,
+    metrics: services.metrics,
+  });
+
+  await app.register(
+    async (api) => {
+      for (const route of services.publicRoutes) await route(api);
+      // Everything else under /api needs a valid access token; the default guard refuses all.
+      await api.register(async (secured) => {
+        for (const hook of services.guards) secured.addHook('onRequest', hook);
+        for (const route of services.protectedRoutes) await route(secured);
+      });
+    },
+    { prefix: '/api' },
+  );
+};
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options.ctx;
+  const app = Fastify({
+    loggerInstance: options.ctx.log as FastifyBaseLogger,
+    bodyLimit: config.server.body_limit,
+    trustProxy: config.server.trust_proxy,
+    // Per-request lines would carry URLs, and the chat WebSocket's URL carries its token.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Generated ids; a client-sent id would let callers forge correlation in the logs.
+    genReqId: () => randomUUID(),
+  });
+  await app.register(stewardApp, options);
+  return app;
+}

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { Registry, collectDefaultMetrics, Gauge } from 'prom-client';
+import type { Context } from '../../runtime/context.js';
+import { VERSION } from '../../version.js';
+import { createMetricsReader, type MetricsSources } from '../../runtime/metrics.js';
+
+export interface HealthOptions {
+  ctx: Context;
+  setupComplete(): Promise<boolean>;
+  metrics: MetricsSources;
+}
+
+function formatUptime(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return `${d > 0 ? `${d}d` : ''}${h}h${m}m${s % 60}s`;
+}
+
+/** Unauthenticated liveness, readiness, health and metrics, exactly as the spec words them. */
+export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts) => {
+  const { ctx } = opts;
+  const { lifecycle } = ctx;
+  const readMetrics = createMetricsReader(opts.metrics, lifecycle.startedAt);
+
+  app.get('/healthz', async (_req, reply) => {
+    const ok = lifecycle.phase !== 'stopping';
+    return reply
+      .code(ok ? 200 : 503)
+      .type('text/plain; charset=utf-8')
+      .send(ok ? 'OK' : 'Service Unavailable');
+  });
+
+  app.get('/health', async (_req, reply) => {
+    if (lifecycle.phase === 'stopping') {
+      return reply
+        .code(503)
+        .send({
+          status: 'unhealthy',
+          reason: 'shutting_down',
+          message: 'the service is shutting down',
+        });
+    }
+    let setup: boolean;
+    try {
+      setup = await opts.setupComplete();
+    } catch {
+      return reply
+        .code(503)
+        .send({
+          status: 'unhealthy',
+          reason: 'store_unavailable',
+          message: 'Redis is not reachable',
+        });
+    }
+    if (!setup) {
+      return reply
+        .code(503)
+        .send({
+          status: 'unhealthy',
+          reason: 'setup_required',
+          message: 'no admin user exists yet; complete setup with POST /api/setup',
+        });
+    }
+    return {
+      status: 'healthy',
+      uptime: formatUptime(Date.now() - lifecycle.startedAt),
+      version: VERSION,
+    };
+  });
+
+  app.get('/ready', async (_req, reply) => {
+    let adminSetup = false;
+    let scriptStore = false;
+    try {
+      scriptStore = (await ctx.redis.ping()) === 'PONG';
+      adminSetup = await opts.setupComplete();
+    } catch {
+      scriptStore = false;
+    }
+    const checks = {
+      admin_setup: adminSetup,
+      script_store: scriptStore,
+      mcp_server: lifecycle.check('mcp_server'),
+    };
+    let reason: string | undefined;
+    if (lifecycle.phase === 'starting') reason = 'starting';
+    else if (lifecycle.phase === 'stopping') reason = 'shutting_down';
+    else reason = Object.entries(checks).find(([, ok]) => !ok)?.[0];
+    const ready = reason === undefined;
+    return reply.code(ready ? 200 : 503).send({ ready, checks, ...(reason ? { reason } : {}) });
+  });
+
+  app.get('/metrics', async () => readMetrics());
+
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'steward_' });
+  const gauge = (
+    name: string,
+    help: string,
+    pick: (m: Awaited<ReturnType<typeof readMetrics>>) => number,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        this.set(pick(await readMetrics()));
+      },
+    });
+  gauge('steward_scripts_total', 'Scripts stored', (m) => m.scripts.total);
+  gauge('steward_scripts_approved', 'Approved scripts', (m) => m.scripts.approved);
+  gauge('steward_executions_total', 'Script executions, cluster-wide', (m) => m.executions.total);
+  gauge(
+    'steward_executions_failed',
+    'Failed script executions, cluster-wide',
+    (m) => m.executions.failed,
+  );
+  gauge('steward_secrets_configured', 'Secrets with a stored value', (m) => m.secrets.configured);
+
+  app.get('/metrics/prometheus', async (_req, reply) =>
+    reply.type(registry.contentType).send(await registry.metrics()),
+  );
+};

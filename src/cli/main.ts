@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { ConfigError } from '../config/load.js';
+import { VERSION } from '../version.js';
+import { runApi, runStart, runWorker } from './roles.js';
+
+const program = new Command();
+program
+  .name('steward')
+  .description('Self-hosted back end for a personal AI assistant')
+  .version(VERSION, '-v, --version');
+
+const env = process.env;
+const withConfig = (cmd: Command) =>
+  cmd.option('-c, --config <file>', 'YAML config file (default: STEWARD_CONFIG or ./steward.yaml)');
+
+function run(fn: (opts: { configFile?: string; env: typeof env }) => Promise<void>) {
+  return async (opts: { config?: string }) => {
+    try {
+      await fn({ ...(opts.config ? { configFile: opts.config } : {}), env });
+    } catch (err) {
+      fail(err);
+    }
+  };
+}
+
+function fail(err: unknown): never {
+  if (err instanceof ConfigError) process.stderr.write(`steward: ${err.message}\n`);
+  else process.stderr.write(`steward: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}
+
+withConfig(program.command('start'))
+  .description('run every role in one process: API, workers, scheduler and the supervised engine')
+  .action(run(runStart));
+withConfig(program.command('api'))
+  .description('run the HTTP API only (run several behind a load balancer)')
+  .action(run(runApi));
+withConfig(program.command('worker'))
+  .description('run the BullMQ workers: script runs (Piscina threads) and schedule runs')
+  .action(run(runWorker));
+program
+  .command('version')
+  .description('print the version')
+  .action(() => {
+    process.stdout.write(`${VERSION}\n`);
+  });
+
+await program.parseAsync(process.argv);

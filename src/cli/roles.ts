@@ -1,0 +1,40 @@
+import { listen } from '../api/server.js';
+import { boot, type BootOptions } from '../runtime/bootstrap.js';
+import { createServices } from '../runtime/services.js';
+import { installShutdown } from '../runtime/shutdown.js';
+import { startWorkers } from '../workers/start.js';
+
+type RoleOptions = Pick<BootOptions, 'configFile' | 'env'>;
+
+/** `steward start`: API, workers and (when configured) the supervised engine in one process. */
+export async function runStart(options: RoleOptions): Promise<void> {
+  const ctx = await boot({ ...options, allowEmbeddedRedis: true });
+  const services = await createServices(ctx);
+  const workers = await startWorkers(ctx, services);
+  const app = await listen(ctx, services);
+  ctx.lifecycle.setCheck('mcp_server', true);
+  ctx.lifecycle.markReady();
+  installShutdown(ctx, async () => {
+    await app.close();
+    await workers.close();
+  });
+}
+
+/** `steward api`: the HTTP API only; run several behind a load balancer. */
+export async function runApi(options: RoleOptions): Promise<void> {
+  const ctx = await boot({ ...options, allowEmbeddedRedis: false });
+  const services = await createServices(ctx);
+  const app = await listen(ctx, services);
+  ctx.lifecycle.setCheck('mcp_server', true);
+  ctx.lifecycle.markReady();
+  installShutdown(ctx, () => app.close());
+}
+
+/** `steward worker`: BullMQ processors (script runs in Piscina threads, schedule runs). */
+export async function runWorker(options: RoleOptions): Promise<void> {
+  const ctx = await boot({ ...options, allowEmbeddedRedis: false });
+  const services = await createServices(ctx);
+  const workers = await startWorkers(ctx, services);
+  ctx.lifecycle.markReady();
+  installShutdown(ctx, () => workers.close());
+}

@@ -1,0 +1,14 @@
+/**
+ * Environment that stops OpenCode from phoning home: no model catalogue download, no
+ * self-update, no sharing, no default plugins, no Claude Code or external skill discovery.
+ * Steward's `engine.env` is applied after it, so an admin can turn one back on.
+ */
+export const offlineEngineEnv: Readonly<Record<string, string>> = {
+  OPENCODE_DISABLE_MODELS_FETCH: '1',
+  OPENCODE_DISABLE_AUTOUPDATE: '1',
+  OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+  OPENCODE_DISABLE_SHARE: '1',
+  OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+  OPENCODE_DISABLE_CLAUDE_CODE: '1',
+  OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
+};

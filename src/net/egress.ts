@@ -1,0 +1,175 @@
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { createAllowlist } from './allowlist.js';
+import { EgressError } from './egress-error.js';
+import { readBody } from './read-body.js';
+import { parseUrl, resolveTarget, systemResolver, type Resolver, type Target } from './resolve-target.js';
+
+export { EgressError } from './egress-error.js';
+
+export interface EgressOptions {
+  /** `egress.allow` entries: host, IP or CIDR, optionally `:port`. */
+  allow: readonly string[];
+  timeoutMs: number;
+  maxBodyBytes: number;
+  maxRedirects: number;
+  /** Replaces the system resolver (tests). */
+  resolver?: Resolver;
+}
+
+export interface EgressRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Lower (never higher) than the client's maxBodyBytes. */
+  maxBytes?: number;
+  /** Lower (never higher) than the client's timeoutMs; covers all redirects and the body. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface EgressResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The final URL after redirects. */
+  url: string;
+}
+
+export interface Egress {
+  fetch(url: string, request?: EgressRequest): Promise<EgressResponse>;
+  /** Throws the EgressError a request to `url` would meet, without sending anything. */
+  check(url: string): Promise<void>;
+}
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+const credentialHeaders = ['authorization', 'cookie', 'proxy-authorization'];
+
+export function createEgress(options: EgressOptions): Egress {
+  const allow = createAllowlist(options.allow);
+  const resolver = options.resolver ?? systemResolver;
+
+  async function fetchUrl(rawUrl: string, request: EgressRequest = {}): Promise<EgressResponse> {
+    const timeoutMs = Math.min(request.timeoutMs ?? options.timeoutMs, options.timeoutMs);
+    const maxBytes = Math.min(request.maxBytes ?? options.maxBodyBytes, options.maxBodyBytes);
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new EgressError('timeout', `request to ${rawUrl} timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const onAbort = () => controller.abort(new EgressError('aborted', `request to ${rawUrl} was cancelled`));
+    if (request.signal?.aborted) onAbort();
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await withAbort(follow(rawUrl, request, maxBytes, controller.signal), controller.signal);
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async function follow(rawUrl: string, request: EgressRequest, maxBytes: number, signal: AbortSignal): Promise<EgressResponse> {
+    let url = parseUrl(rawUrl);
+    let method = (request.method ?? 'GET').toUpperCase();
+    let body = request.body;
+    let headers = { ...lowerKeys(request.headers ?? {}) };
+    for (let hop = 0; ; hop++) {
+      const target = await resolveTarget(url, allow, resolver);
+      signal.throwIfAborted();
+      const res = await send(target, method, headers, body, signal);
+      const location = res.headers.location;
+      if (!redirectStatuses.has(res.statusCode ?? 0) || !location) {
+        const data = await readBody(res, maxBytes, url.href);
+        return { status: res.statusCode ?? 0, headers: flatten(res.headers), body: data, url: url.href };
+      }
+      res.resume();
+      if (hop >= options.maxRedirects) {
+        throw new EgressError('too_many_redirects', `too many redirects (more than ${options.maxRedirects}) starting at ${rawUrl}`);
+      }
+      const next = parseUrl(location, url.href);
+      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+        method = method === 'HEAD' ? 'HEAD' : 'GET';
+        body = undefined;
+        headers = withoutKeys(headers, ['content-type', 'content-length']);
+      }
+      // Credentials meant for one origin must not travel to another one a redirect names.
+      if (next.origin !== url.origin) headers = withoutKeys(headers, credentialHeaders);
+      url = next;
+    }
+  }
+
+  return {
+    fetch: fetchUrl,
+    async check(url) {
+      await resolveTarget(parseUrl(url), allow, resolver);
+    },
+  };
+}
+
+function send(
+  target: Target,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  // Node's connect calls this instead of DNS, so the socket goes to the address already checked.
+  const pinned: LookupFunction = (_host, opts, callback) => {
+    if (opts.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  const transport = target.url.protocol === 'https:' ? https : http;
+  const finalHeaders: Record<string, string> = { 'accept-encoding': 'identity', ...headers };
+  if (body !== undefined) finalHeaders['content-length'] = String(Buffer.byteLength(body));
+  return new Promise((resolve, reject) => {
+    const req = transport.request(
+      {
+        protocol: target.url.protocol,
+        hostname: target.host,
+        port: target.port,
+        path: target.url.pathname + target.url.search,
+        method,
+        headers: finalHeaders,
+        lookup: pinned,
+        agent: false,
+        signal,
+        ...(target.url.protocol === 'https:' ? { servername: isIpLiteral(target.host) ? undefined : target.host } : {}),
+      },
+      resolve,
+    );
+    req.on('error', (err) => reject(signal.aborted ? signal.reason : new EgressError('network', `request to ${target.url.href} failed: ${err.message}`)));
+    req.end(body);
+  });
+}
+
+function isIpLiteral(host: string): boolean {
+  return /^[\d.]+$/.test(host) || host.includes(':');
+}
+
+/** Rejects with the abort reason the moment the signal fires, whatever stage the request is at. */
+function withAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, (err) => reject(signal.aborted ? signal.reason : err)).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function withoutKeys(headers: Record<string, string>, drop: string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !drop.includes(k)));
+}
+
+function flatten(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}

@@ -1,0 +1,86 @@
+import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import { bullPrefix, createRedis, type Redis, type RedisTarget } from '../store/redis.js';
+import { queues, type PayloadOf, type QueueKey, type ResultOf } from './definitions.js';
+
+export class QueueTimeoutError extends Error {
+  override name = 'QueueTimeoutError';
+}
+
+export interface QueueClient {
+  enqueue<K extends QueueKey>(key: K, payload: PayloadOf<K>, opts?: JobsOptions): Promise<string>;
+  /** Enqueues and waits for the job's result; rejects with QueueTimeoutError after `timeoutMs`. */
+  run<K extends QueueKey>(
+    key: K,
+    payload: PayloadOf<K>,
+    timeoutMs: number,
+    opts?: JobsOptions,
+  ): Promise<ResultOf<K>>;
+  queue(key: QueueKey): Queue;
+  /** True when the queue's Redis connection is up (for `run` → 503 when it is not). */
+  available(): boolean;
+  close(): Promise<void>;
+}
+
+/** Completed and failed jobs are kept briefly: results travel back through QueueEvents. */
+const defaultJobOptions: JobsOptions = {
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: { age: 24 * 3600, count: 1000 },
+};
+
+export function createQueueClient(target: RedisTarget): QueueClient {
+  const connection: Redis = createRedis(target, 'bullmq');
+  const prefix = bullPrefix(target.prefix);
+  const open = new Map<QueueKey, Queue>();
+  const events = new Map<QueueKey, QueueEvents>();
+
+  const queue = (key: QueueKey): Queue => {
+    let q = open.get(key);
+    if (!q) {
+      q = new Queue(queues[key].name, { connection, prefix, defaultJobOptions });
+      open.set(key, q);
+    }
+    return q;
+  };
+  const queueEvents = async (key: QueueKey): Promise<QueueEvents> => {
+    let ev = events.get(key);
+    if (!ev) {
+      ev = new QueueEvents(queues[key].name, {
+        connection: createRedis(target, 'bullmq'),
+        prefix,
+        blockingTimeout: 5000,
+      });
+      events.set(key, ev);
+      await ev.waitUntilReady();
+    }
+    return ev;
+  };
+
+  return {
+    queue,
+    available: () => connection.status === 'ready',
+    async enqueue(key, payload, opts) {
+      const data = queues[key].payload.parse(payload);
+      const job = await queue(key).add(queues[key].name, data, opts);
+      return job.id as string;
+    },
+    async run(key, payload, timeoutMs, opts) {
+      const ev = await queueEvents(key);
+      const data = queues[key].payload.parse(payload);
+      const job = await queue(key).add(queues[key].name, data, opts);
+      try {
+        const value: unknown = await job.waitUntilFinished(ev, timeoutMs);
+        return queues[key].result.parse(value) as ResultOf<typeof key>;
+      } catch (err) {
+        if (err instanceof Error && /timed out before finishing/.test(err.message)) {
+          throw new QueueTimeoutError(`no result within ${timeoutMs} ms`);
+        }
+        throw err;
+      }
+    },
+    async close() {
+      await Promise.allSettled([...events.values()].map((e) => e.close()));
+      await Promise.allSettled([...open.values()].map((q) => q.close()));
+      connection.disconnect();
+    },
+  };
+}

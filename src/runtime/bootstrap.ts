@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { createLogger, createStderrLogger, type Logger } from '../log/logger.js';
+import {
+  DEFAULT_REDIS_URL,
+  redisAnswers,
+  redisServerOnPath,
+  startEmbeddedRedis,
+} from '../store/embedded-redis.js';
+import { durabilityWarning } from '../store/redis.js';
+import { createContext, type Context } from './context.js';
+
+export interface BootOptions {
+  configFile?: string;
+  env: Record<string, string | undefined>;
+  /** May start a private redis-server (only `steward start`). */
+  allowEmbeddedRedis: boolean;
+  /** stdout is reserved for protocol messages (`steward mcp`). */
+  logToStderr?: boolean;
+  overrides?: Record<string, unknown>;
+}
+
+/** Config → logger → Redis URL (embedded default when allowed) → context. */
+export async function boot(options: BootOptions): Promise<Context> {
+  const config: LoadedConfig = loadConfig({
+    ...(options.configFile ? { file: options.configFile } : {}),
+    env: options.env,
+    ...(options.overrides ? { overrides: options.overrides } : {}),
+  });
+  const log: Logger = options.logToStderr
+    ? createStderrLogger(config.log.level)
+    : createLogger(config.log.level);
+  const { url, stop } = await resolveRedis(config, log, options.allowEmbeddedRedis);
+  const ctx = await createContext(config, log, url);
+  if (stop) ctx.onClose(stop);
+  const warning = await durabilityWarning(ctx.redis);
+  if (warning) log.warn(warning);
+  return ctx;
+}
+
+async function resolveRedis(
+  config: LoadedConfig,
+  log: Logger,
+  allowEmbedded: boolean,
+): Promise<{ url: string; stop?: () => Promise<void> }> {
+  if (config.redis.url) return { url: config.redis.url };
+  if (await redisAnswers(DEFAULT_REDIS_URL)) return { url: DEFAULT_REDIS_URL };
+  if (allowEmbedded && config.redis.embedded === 'auto' && redisServerOnPath()) {
+    const embedded = await startEmbeddedRedis(path.join(config.paths.data, 'redis'), log);
+    return { url: embedded.url, stop: embedded.stop };
+  }
+  throw new Error(
+    `no Redis answers at ${DEFAULT_REDIS_URL}; set REDIS_URL (or redis.url), or install redis-server so that \`steward start\` can run a private one`,
+  );
+}

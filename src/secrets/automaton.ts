@@ -1,0 +1,211 @@
+/**
+ * A multi-pattern matcher (Aho-Corasick) over UTF-16 code units, built into typed arrays.
+ *
+ * Why our own: the redactor needs every occurrence (overlapping ones included, so that they can be
+ * merged into one marker), a state that survives across stream chunks, and the depth of that state
+ * (how much of the tail may still become a match). Libraries report non-overlapping matches only.
+ *
+ * Layout: code units map to a small class alphabet (0 = "in no pattern"). States are numbered in
+ * breadth-first order, so the shallow states, where a scan of ordinary text spends its time, come
+ * first; those get a full transition row (one array read per character). Deeper states keep only
+ * their own edges plus a failure link, which is walked back towards the dense rows.
+ */
+
+export interface Pattern {
+  text: string;
+  /** Reported with each match (the redactor uses the index of the secret). */
+  tag: number;
+}
+
+export type MatchSink = (start: number, end: number, tag: number) => void;
+
+export interface Automaton {
+  readonly stateCount: number;
+  readonly maxPatternLength: number;
+  /**
+   * Feeds `text` from `state`; for each position where a pattern ends, reports the longest one
+   * ending there (shorter ones lie inside it). Positions are `offset` + index in `text`.
+   * Returns the state after the last character.
+   */
+  scan(text: string, state: number, offset: number, sink: MatchSink): number;
+  /** Length of the longest tail of the text seen that is still a prefix of some pattern. */
+  depth(state: number): number;
+}
+
+export interface AutomatonOptions {
+  /** Upper bound on the dense transition table, in entries (4 bytes each). */
+  denseBudget?: number;
+}
+
+const DEFAULT_DENSE_BUDGET = 4 * 1024 * 1024;
+
+export function buildAutomaton(patterns: readonly Pattern[], options: AutomatonOptions = {}): Automaton {
+  const classOf = new Int32Array(65536);
+  let classes = 1;
+  let totalChars = 0;
+  let maxPatternLength = 0;
+  for (const { text } of patterns) {
+    totalChars += text.length;
+    maxPatternLength = Math.max(maxPatternLength, text.length);
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (classOf[code] === 0) classOf[code] = classes++;
+    }
+  }
+  const K = classes;
+
+  // 1. The trie, in insertion order; edges in a map keyed by parent * K + class.
+  const cap = totalChars + 1;
+  const depthOld = new Int32Array(cap);
+  const tagOld = new Int32Array(cap).fill(-1);
+  const edges = new Map<number, number>();
+  let count = 1;
+  for (const { text, tag } of patterns) {
+    if (text.length === 0) continue;
+    let node = 0;
+    for (let i = 0; i < text.length; i++) {
+      const key = node * K + (classOf[text.charCodeAt(i)] as number);
+      let next = edges.get(key);
+      if (next === undefined) {
+        next = count++;
+        depthOld[next] = i + 1;
+        edges.set(key, next);
+      }
+      node = next;
+    }
+    // The first pattern to claim a text keeps it (two secrets may share a value).
+    if (tagOld[node] === -1) tagOld[node] = tag;
+  }
+
+  // 2. Children lists (CSR) in old numbering.
+  const childStartOld = new Int32Array(count + 1);
+  for (const key of edges.keys()) {
+    const at = Math.floor(key / K) + 1;
+    childStartOld[at] = (childStartOld[at] as number) + 1;
+  }
+  for (let i = 0; i < count; i++) {
+    childStartOld[i + 1] = (childStartOld[i + 1] as number) + (childStartOld[i] as number);
+  }
+  const fillPos = childStartOld.slice(0, count);
+  const childClsOld = new Int32Array(edges.size);
+  const childNodeOld = new Int32Array(edges.size);
+  for (const [key, child] of edges) {
+    const parent = Math.floor(key / K);
+    const at = fillPos[parent] as number;
+    fillPos[parent] = at + 1;
+    childClsOld[at] = key % K;
+    childNodeOld[at] = child;
+  }
+  edges.clear();
+
+  // 3. Breadth-first renumbering.
+  const order = new Int32Array(count);
+  const newId = new Int32Array(count);
+  let head = 0;
+  let tail = 1;
+  while (head < tail) {
+    const old = order[head++] as number;
+    for (let e = childStartOld[old] as number; e < (childStartOld[old + 1] as number); e++) {
+      const child = childNodeOld[e] as number;
+      newId[child] = tail;
+      order[tail++] = child;
+    }
+  }
+
+  const budget = options.denseBudget ?? DEFAULT_DENSE_BUDGET;
+  const denseCount = Math.max(1, Math.min(count, Math.floor(budget / K)));
+
+  const fail = new Int32Array(count);
+  const out = new Int32Array(count);
+  const outTag = new Int32Array(count).fill(-1);
+  const depthArr = new Int32Array(count);
+  const dense = new Int32Array(denseCount * K);
+  const sparseStart = new Int32Array(count + 1);
+  for (let v = denseCount; v < count; v++) {
+    const old = order[v] as number;
+    sparseStart[v + 1] = (sparseStart[v] as number) + (childStartOld[old + 1] as number) - (childStartOld[old] as number);
+  }
+  const sparseCls = new Int32Array(sparseStart[count] as number);
+  const sparseNode = new Int32Array(sparseStart[count] as number);
+
+  // The full transition function, valid once every state shallower than `t` is finished.
+  const delta = (t: number, c: number): number => {
+    while (t >= denseCount) {
+      for (let e = sparseStart[t] as number, end = sparseStart[t + 1] as number; e < end; e++) {
+        if (sparseCls[e] === c) return sparseNode[e] as number;
+      }
+      t = fail[t] as number;
+    }
+    return dense[t * K + c] as number;
+  };
+
+  // Parents are finished before their children in BFS order, and every failure target is shallower.
+  const parentOf = new Int32Array(count);
+  const classIn = new Int32Array(count);
+  for (let v = 0; v < count; v++) {
+    const old = order[v] as number;
+    depthArr[v] = depthOld[old] as number;
+    if (v > 0) {
+      const u = parentOf[v] as number;
+      fail[v] = u === 0 ? 0 : delta(fail[u] as number, classIn[v] as number);
+    }
+    const f = fail[v] as number;
+    if ((tagOld[old] as number) >= 0) {
+      out[v] = depthArr[v] as number;
+      outTag[v] = tagOld[old] as number;
+    } else if (v > 0) {
+      out[v] = out[f] as number;
+      outTag[v] = outTag[f] as number;
+    }
+    if (v < denseCount) {
+      const row = v * K;
+      if (v > 0) dense.set(dense.subarray(f * K, f * K + K), row);
+      else dense.fill(0, 0, K);
+    }
+    let s = sparseStart[v] as number;
+    for (let e = childStartOld[old] as number; e < (childStartOld[old + 1] as number); e++) {
+      const child = newId[childNodeOld[e] as number] as number;
+      const c = childClsOld[e] as number;
+      parentOf[child] = v;
+      classIn[child] = c;
+      if (v < denseCount) dense[v * K + c] = child;
+      else {
+        sparseCls[s] = c;
+        sparseNode[s++] = child;
+      }
+    }
+  }
+
+  function scan(text: string, state: number, offset: number, sink: MatchSink): number {
+    let s = state;
+    for (let i = 0, n = text.length; i < n; i++) {
+      const c = classOf[text.charCodeAt(i)] as number;
+      if (c === 0) {
+        // No pattern contains this character, so nothing can span it.
+        s = 0;
+        continue;
+      }
+      let next = -1;
+      walk: while (s >= denseCount) {
+        for (let e = sparseStart[s] as number, end = sparseStart[s + 1] as number; e < end; e++) {
+          if (sparseCls[e] === c) {
+            next = sparseNode[e] as number;
+            break walk;
+          }
+        }
+        s = fail[s] as number;
+      }
+      s = next >= 0 ? next : (dense[s * K + c] as number);
+      const len = out[s] as number;
+      if (len !== 0) sink(offset + i + 1 - len, offset + i + 1, outTag[s] as number);
+    }
+    return s;
+  }
+
+  return {
+    stateCount: count,
+    maxPatternLength,
+    scan,
+    depth: (state) => depthArr[state] as number,
+  };
+}

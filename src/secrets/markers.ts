@@ -1,0 +1,21 @@
+import { AppError } from '../errors/catalogue.js';
+
+/** A marker the redactor writes; refusing them keeps redacted output from being saved as truth. */
+export const MARKER_PATTERN = /\[REDACTED:[A-Za-z_][A-Za-z0-9_]{0,127}\]/;
+
+export function containsMarker(text: string): boolean {
+  return text.includes('[REDACTED:') && MARKER_PATTERN.test(text);
+}
+
+/**
+ * For write tools: content holding a redaction marker is almost always redacted output being
+ * written back, which would silently replace a real value with the marker.
+ */
+export function assertNoMarkers(text: string, what = 'content'): void {
+  if (containsMarker(text)) {
+    throw new AppError(
+      'invalid_request',
+      `${what} contains a [REDACTED:…] marker: it was copied from redacted output; write the real text instead`,
+    );
+  }
+}

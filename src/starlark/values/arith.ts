@@ -1,0 +1,140 @@
+import { normInt, SFloat, StarlarkError, type Value } from './value.js';
+
+/**
+ * Numeric operators. Ints stay JS numbers while results are safe integers and overflow to
+ * bigint otherwise; `-0` never escapes as an int (hence the `+ 0` normalisations).
+ */
+
+export function toBig(x: number | bigint): bigint {
+  return typeof x === 'bigint' ? x : BigInt(x);
+}
+
+/** Converts an int to a float value, failing for ints beyond the float range. */
+export function intToFloat(x: number | bigint): number {
+  if (typeof x === 'number') return x;
+  const f = Number(x);
+  if (!Number.isFinite(f)) throw new StarlarkError('int too large to convert to float');
+  return f;
+}
+
+/** Float value of an int or float operand, or undefined for non-numbers. */
+export function asFloat(x: Value): number | undefined {
+  if (typeof x === 'number') return x;
+  if (x instanceof SFloat) return x.v;
+  if (typeof x === 'bigint') return intToFloat(x);
+  return undefined;
+}
+
+export function intAdd(a: number | bigint, b: number | bigint): number | bigint {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a + b;
+    if (Number.isSafeInteger(r)) return r;
+  }
+  return normInt(toBig(a) + toBig(b));
+}
+
+export function intSub(a: number | bigint, b: number | bigint): number | bigint {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a - b;
+    if (Number.isSafeInteger(r)) return r;
+  }
+  return normInt(toBig(a) - toBig(b));
+}
+
+export function intMul(a: number | bigint, b: number | bigint): number | bigint {
+  if (typeof a === 'number' && typeof b === 'number') {
+    // Rounding is monotonic, so a safe-looking product is the exact product.
+    const r = a * b;
+    if (Number.isSafeInteger(r)) return r + 0;
+  }
+  return normInt(toBig(a) * toBig(b));
+}
+
+export function intFloorDiv(a: number | bigint, b: number | bigint): number | bigint {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (b === 0) throw new StarlarkError('integer division by zero');
+    const r = a % b;
+    let q = (a - r) / b;
+    if (r !== 0 && r < 0 !== b < 0) q -= 1;
+    if (Number.isSafeInteger(q)) return q + 0;
+  }
+  const x = toBig(a);
+  const y = toBig(b);
+  if (y === 0n) throw new StarlarkError('integer division by zero');
+  let q = x / y;
+  if (x % y !== 0n && x < 0n !== y < 0n) q -= 1n;
+  return normInt(q);
+}
+
+export function intMod(a: number | bigint, b: number | bigint): number | bigint {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (b === 0) throw new StarlarkError('integer modulo by zero');
+    let r = a % b;
+    if (r !== 0 && r < 0 !== b < 0) r += b;
+    return r + 0;
+  }
+  const x = toBig(a);
+  const y = toBig(b);
+  if (y === 0n) throw new StarlarkError('integer modulo by zero');
+  let r = x % y;
+  if (r !== 0n && r < 0n !== y < 0n) r += y;
+  return normInt(r);
+}
+
+function bitwise(a: number | bigint, b: number | bigint, op: string): number | bigint {
+  // 32-bit JS operators are only exact for small operands.
+  if (typeof a === 'number' && typeof b === 'number' && (a | 0) === a && (b | 0) === b) {
+    return op === '&' ? a & b : op === '|' ? a | b : a ^ b;
+  }
+  const x = toBig(a);
+  const y = toBig(b);
+  return normInt(op === '&' ? x & y : op === '|' ? x | y : x ^ y);
+}
+
+export const intAnd = (a: number | bigint, b: number | bigint): number | bigint => bitwise(a, b, '&');
+export const intOr = (a: number | bigint, b: number | bigint): number | bigint => bitwise(a, b, '|');
+export const intXor = (a: number | bigint, b: number | bigint): number | bigint => bitwise(a, b, '^');
+
+export function intShift(a: number | bigint, b: number | bigint, left: boolean): number | bigint {
+  if (b < 0) throw new StarlarkError('negative shift count');
+  if (b >= 512) throw new StarlarkError('shift count too large');
+  const n = BigInt(b);
+  return normInt(left ? toBig(a) << n : toBig(a) >> n);
+}
+
+export function intNeg(a: number | bigint): number | bigint {
+  if (typeof a === 'number') return a === 0 ? 0 : -a;
+  return normInt(-a);
+}
+
+export function intInvert(a: number | bigint): number | bigint {
+  if (typeof a === 'number' && (a | 0) === a) return ~a;
+  return normInt(~toBig(a));
+}
+
+/** Float floor division and modulo with Starlark's sign rules. */
+export function floatFloorDiv(x: number, y: number): number {
+  if (y === 0) throw new StarlarkError('floored division by zero');
+  return Math.floor(x / y);
+}
+
+export function floatMod(x: number, y: number): number {
+  if (y === 0) throw new StarlarkError('floating-point modulo by zero');
+  let r = x % y;
+  if (r !== 0 && r < 0 !== y < 0) r += y;
+  return r;
+}
+
+export function floatDiv(x: number, y: number): number {
+  if (y === 0) throw new StarlarkError('floating-point division by zero');
+  return x / y;
+}
+
+/** Exact int value of an integral float (for `int(f)`), failing for NaN and infinities. */
+export function floatToInt(f: number): number | bigint {
+  if (f !== f) throw new StarlarkError('cannot convert float NaN to integer');
+  if (!Number.isFinite(f)) throw new StarlarkError('cannot convert float infinity to integer');
+  const t = Math.trunc(f);
+  if (Number.isSafeInteger(t)) return t + 0;
+  return BigInt(t);
+}

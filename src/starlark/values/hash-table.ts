@@ -1,0 +1,159 @@
+import { tableKey } from './hash.js';
+import { StarlarkError, StarlarkObject, type Value, type ValueIterator } from './value.js';
+
+/** Marks a deleted slot in the insertion-ordered arrays. */
+export const HOLE: Value = Object.freeze(Object.create(null)) as Value;
+
+/**
+ * Insertion-ordered hash table shared by dict and set. Keys and values live in parallel
+ * arrays (so iteration is a plain array walk); a JS Map indexes primitive keys by value and
+ * a second Map indexes composite keys (tuples and the like) by their canonical string.
+ */
+export abstract class HashTable extends StarlarkObject {
+  keys: Value[] = [];
+  vals: Value[] = [];
+  itercount = 0;
+  private index = new Map<unknown, number>();
+  private cindex: Map<string, number> | null = null;
+  private holes = 0;
+
+  get size(): number {
+    return this.keys.length - this.holes;
+  }
+
+  checkMutable(verb: string): void {
+    if (this.frozen) throw new StarlarkError(`cannot ${verb} frozen hash table`);
+    if (this.itercount > 0) throw new StarlarkError(`cannot ${verb} hash table during iteration`);
+  }
+
+  /** Slot of key `k`, or -1. Throws for unhashable keys. */
+  find(k: Value): number {
+    if (typeof k === 'string') {
+      const s = this.index.get(k);
+      return s === undefined ? -1 : s;
+    }
+    const hk = tableKey(k);
+    let s: number | undefined;
+    if (typeof hk === 'string') s = this.cindex === null ? undefined : this.cindex.get(hk);
+    else s = this.index.get(hk);
+    return s === undefined ? -1 : s;
+  }
+
+  /** Inserts or replaces; the caller has already checked mutability. */
+  put(k: Value, v: Value): void {
+    const hk = typeof k === 'string' ? k : tableKey(k);
+    const composite = typeof hk === 'string' && typeof k !== 'string';
+    const map: Map<unknown, number> = composite ? (this.cindex ??= new Map()) : this.index;
+    const s = map.get(hk);
+    if (s !== undefined) {
+      this.vals[s] = v;
+      return;
+    }
+    map.set(hk, this.keys.length);
+    this.keys.push(k);
+    this.vals.push(v);
+  }
+
+  /** Removes `k`; returns its slot's old value or undefined. The caller checked mutability. */
+  remove(k: Value): Value | undefined {
+    const hk = typeof k === 'string' ? k : tableKey(k);
+    const composite = typeof hk === 'string' && typeof k !== 'string';
+    const map = composite ? this.cindex : this.index;
+    if (map === null) return undefined;
+    const s = map.get(hk);
+    if (s === undefined) return undefined;
+    map.delete(hk);
+    const old = this.vals[s]!;
+    this.keys[s] = HOLE;
+    this.vals[s] = HOLE;
+    this.holes++;
+    if (s === this.keys.length - 1) this.trimTail();
+    else if (this.holes > 16 && this.holes * 2 > this.keys.length) this.compact();
+    return old;
+  }
+
+  private trimTail(): void {
+    while (this.keys.length > 0 && this.keys[this.keys.length - 1] === HOLE) {
+      this.keys.pop();
+      this.vals.pop();
+      this.holes--;
+    }
+  }
+
+  private compact(): void {
+    const keys = this.keys;
+    const vals = this.vals;
+    this.keys = [];
+    this.vals = [];
+    this.index = new Map();
+    this.cindex = null;
+    this.holes = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k !== HOLE) this.put(k, vals[i]!);
+    }
+  }
+
+  clearAll(): void {
+    this.keys = [];
+    this.vals = [];
+    this.index = new Map();
+    this.cindex = null;
+    this.holes = 0;
+  }
+
+  /** Live keys in insertion order (a fresh array). */
+  keyList(): Value[] {
+    if (this.holes === 0) return this.keys.slice();
+    return this.keys.filter((k) => k !== HOLE);
+  }
+
+  /** Index of the first live slot, or -1 (for popitem / set.pop). */
+  firstSlot(): number {
+    for (let i = 0; i < this.keys.length; i++) if (this.keys[i] !== HOLE) return i;
+    return -1;
+  }
+
+  override truth(): boolean {
+    return this.size > 0;
+  }
+
+  override length(): number {
+    return this.size;
+  }
+
+  override contains(key: Value): boolean {
+    return this.find(key) >= 0;
+  }
+
+  override iterate(): ValueIterator {
+    return new TableIterator(this);
+  }
+}
+
+/** Iterates the live keys of a table, holding its iteration count while open. */
+export class TableIterator implements ValueIterator {
+  private i = 0;
+  private open = true;
+
+  constructor(private readonly table: HashTable) {
+    if (!table.frozen) table.itercount++;
+    else this.open = false;
+  }
+
+  next(): Value | undefined {
+    const keys = this.table.keys;
+    while (this.i < keys.length) {
+      const k = keys[this.i++]!;
+      if (k !== HOLE) return k;
+    }
+    return undefined;
+  }
+
+  done(): void {
+    if (this.open) {
+      this.open = false;
+      this.table.itercount--;
+    }
+  }
+}

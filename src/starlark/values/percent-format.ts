@@ -1,0 +1,119 @@
+import { floatToInt, intToFloat } from './arith.js';
+import { formatFloatE, formatFloatF, formatFloatG, formatFloatShortest } from './format-float.js';
+import { repr, str } from './repr.js';
+import { Tuple } from './tuple.js';
+import { typeName } from './type-name.js';
+import { SFloat, StarlarkError, StarlarkObject, type Value } from './value.js';
+
+/** Integer operand of %d/%o/%x; floats are truncated as in starlark-go. */
+function intOperand(conv: string, v: Value): number | bigint {
+  if (typeof v === 'number' || typeof v === 'bigint') return v;
+  if (v instanceof SFloat) return floatToInt(v.v);
+  throw new StarlarkError(`%${conv} format requires integer: ${typeName(v)}`);
+}
+
+function floatOperand(conv: string, v: Value): number {
+  if (typeof v === 'number' || typeof v === 'bigint') return intToFloat(v);
+  if (v instanceof SFloat) return v.v;
+  throw new StarlarkError(`%${conv} format requires float, not ${typeName(v) === 'string' ? 'str' : typeName(v)}`);
+}
+
+function radix(n: number | bigint, base: number, upper: boolean): string {
+  const s = n.toString(base);
+  return upper ? s.toUpperCase() : s;
+}
+
+function formatOne(conv: string, v: Value): string {
+  switch (conv) {
+    case 's':
+      return str(v);
+    case 'r':
+      return repr(v);
+    case 'd':
+    case 'i':
+      return String(intOperand(conv, v));
+    case 'o':
+      return radix(intOperand(conv, v), 8, false);
+    case 'x':
+      return radix(intOperand(conv, v), 16, false);
+    case 'X':
+      return radix(intOperand(conv, v), 16, true);
+    case 'e':
+    case 'E':
+      return formatFloatE(floatOperand(conv, v), 6, conv === 'E');
+    case 'f':
+    case 'F':
+      return formatFloatF(floatOperand(conv, v), 6);
+    case 'g':
+    case 'G': {
+      const f = floatOperand(conv, v);
+      const s = formatFloatShortest(f);
+      return conv === 'G' ? s.toUpperCase() : s;
+    }
+    case 'c':
+      return charOperand(v);
+    default:
+      throw new StarlarkError(`unknown conversion %${conv}`);
+  }
+}
+
+function charOperand(v: Value): string {
+  if (typeof v === 'string') {
+    const cp = v.codePointAt(0);
+    if (cp === undefined || String.fromCodePoint(cp).length !== v.length) {
+      throw new StarlarkError(`%c format requires a single-character string`);
+    }
+    return v;
+  }
+  if (typeof v === 'number') {
+    if (v < 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) throw new StarlarkError(`%c format requires a valid Unicode code point, got ${v}`);
+    return String.fromCodePoint(v);
+  }
+  throw new StarlarkError(`%c format requires int or single-character string, not ${typeName(v)}`);
+}
+
+/** `format % args`: Python-style printf with a tuple, a single value, or a mapping for `%(name)s`. */
+export function formatPercent(format: string, args: Value): string {
+  const list: readonly Value[] = args instanceof Tuple ? args.items : [args];
+  let next = 0;
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const j = format.indexOf('%', i);
+    if (j < 0) {
+      out += format.slice(i);
+      break;
+    }
+    out += format.slice(i, j);
+    i = j + 1;
+    if (i >= format.length) throw new StarlarkError('incomplete format');
+    if (format[i] === '%') {
+      out += '%';
+      i++;
+      continue;
+    }
+    let arg: Value;
+    if (format[i] === '(') {
+      const close = format.indexOf(')', i);
+      if (close < 0) throw new StarlarkError('incomplete format key');
+      const key = format.slice(i + 1, close);
+      i = close + 1;
+      if (!isMapping(args)) throw new StarlarkError('format requires a mapping');
+      arg = (args as StarlarkObject).getIndex(key)!;
+    } else {
+      if (next >= list.length) throw new StarlarkError('not enough arguments for format string');
+      arg = list[next++]!;
+    }
+    if (i >= format.length) throw new StarlarkError('incomplete format');
+    out += formatOne(format[i]!, arg);
+    i++;
+  }
+  if (next < list.length && !(next === 0 && isMapping(args))) {
+    throw new StarlarkError('too many arguments for format string');
+  }
+  return out;
+}
+
+function isMapping(v: Value): boolean {
+  return v instanceof StarlarkObject && v.typeName === 'dict';
+}

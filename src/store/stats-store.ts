@@ -1,0 +1,39 @@
+import type { Redis } from './redis.js';
+import { keys } from './keys.js';
+
+export interface ExecutionStats {
+  total: number;
+  success: number;
+  failed: number;
+  avg_duration_ms: number;
+}
+
+/**
+ * Execution counters shared by every process. They live in Redis (not per process) because the
+ * runs happen in worker processes while `/metrics` is answered by API replicas.
+ */
+export function createStatsStore(redis: Redis) {
+  return {
+    async record(success: boolean, durationMs: number): Promise<void> {
+      await redis
+        .multi()
+        .hincrby(keys.executionStats(), 'total', 1)
+        .hincrby(keys.executionStats(), success ? 'success' : 'failed', 1)
+        .hincrby(keys.executionStats(), 'duration_sum', Math.max(0, Math.round(durationMs)))
+        .exec();
+    },
+    async read(): Promise<ExecutionStats> {
+      const raw = await redis.hgetall(keys.executionStats());
+      const total = Number(raw.total ?? 0);
+      const sum = Number(raw.duration_sum ?? 0);
+      return {
+        total,
+        success: Number(raw.success ?? 0),
+        failed: Number(raw.failed ?? 0),
+        avg_duration_ms: total > 0 ? Math.round((sum / total) * 100) / 100 : 0,
+      };
+    },
+  };
+}
+
+export type StatsStore = ReturnType<typeof createStatsStore>;

@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { createRedactor, emptyRedactor } from '../../src/secrets/redactor.js';
+import { createStreamRedactor } from '../../src/secrets/stream-redactor.js';
+import { redactDeep } from '../../src/secrets/redact-deep.js';
+import { patternsFor } from '../../src/secrets/encodings.js';
+
+const TOKEN = 'sk-live_9f8e7d6c5b4a3210?+/=';
+const M = '[REDACTED:API_TOKEN]';
+const redactor = createRedactor([{ name: 'API_TOKEN', value: TOKEN }]);
+
+/** The value must be gone and a marker present. */
+function expectRedacted(text: string, encoded: string) {
+  const out = redactor.redact(text);
+  expect(out).not.toContain(encoded);
+  expect(out).toContain(M);
+  return out;
+}
+
+const b64 = (bytes: Buffer) => bytes.toString('base64');
+const b64url = (bytes: Buffer) => bytes.toString('base64url');
+
+describe('redactor canaries', () => {
+  it('redacts the plain value', () => {
+    expect(redactor.redact(`token=${TOKEN}; done`)).toBe(`token=${M}; done`);
+  });
+
+  it('returns the same string when nothing matches', () => {
+    const text = 'nothing to see here '.repeat(100);
+    expect(redactor.redact(text)).toBe(text);
+    expect(emptyRedactor.redact(text)).toBe(text);
+  });
+
+  for (const lead of [0, 1, 2]) {
+    for (const tail of [0, 1, 2]) {
+      it(`redacts base64 with ${lead} byte(s) before and ${tail} after (standard and URL-safe)`, () => {
+        const bytes = Buffer.concat([
+          Buffer.from('xyz'.slice(0, lead)),
+          Buffer.from(TOKEN),
+          Buffer.from('uvw'.slice(0, tail)),
+        ]);
+        for (const encode of [b64, b64url]) {
+          const padded = encode(bytes);
+          const unpadded = padded.replace(/=+$/, '');
+          for (const encoded of [padded, unpadded]) {
+            const out = expectRedacted(`before ${encoded} after`, encoded);
+            // Only the few boundary characters that carry unknown bits may remain.
+            expect(out.length).toBeLessThan(`before  after`.length + M.length + 8);
+          }
+        }
+      });
+    }
+  }
+
+  it('redacts base64 of the value at the very end, padding included', () => {
+    const encoded = b64(Buffer.from(`ab${TOKEN}`));
+    const out = redactor.redact(`"${encoded}"`);
+    expect(out).toMatch(/^"[A-Za-z0-9+/]{0,3}\[REDACTED:API_TOKEN\]"$/);
+  });
+
+  it('redacts percent-encoding: encodeURIComponent, form encoding, every byte upper and lower', () => {
+    const hex = Buffer.from(TOKEN).toString('hex');
+    const forms = [
+      encodeURIComponent(TOKEN),
+      new URLSearchParams({ q: TOKEN }).toString().slice(2),
+      hex.replace(/../g, '%$&'),
+      hex.toUpperCase().replace(/../g, '%$&'),
+    ];
+    for (const form of forms) {
+      expect(redactor.redact(`https://x.test/?q=${form}&a=1`)).toBe(`https://x.test/?q=${M}&a=1`);
+    }
+  });
+
+  it('redacts hex, upper and lower case', () => {
+    const hex = Buffer.from(TOKEN).toString('hex');
+    expect(redactor.redact(`<${hex}>`)).toBe(`<${M}>`);
+    expect(redactor.redact(`<${hex.toUpperCase()}>`)).toBe(`<${M}>`);
+  });
+
+  it('redacts JSON-escaped values, including the \\u form of non-ASCII', () => {
+    const value = 'pässwörd "quoted" \\ back\tslash €';
+    const r = createRedactor([{ name: 'P', value }]);
+    const json = JSON.stringify({ v: value });
+    expect(r.redact(json)).toBe('{"v":"[REDACTED:P]"}');
+    const ascii = json.replace(/[^\x00-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    expect(r.redact(ascii)).toBe('{"v":"[REDACTED:P]"}');
+    expect(r.redact(ascii.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => `\\u${h.toUpperCase()}`))).toBe(
+      '{"v":"[REDACTED:P]"}',
+    );
+  });
+
+  it('redacts each line of a multi-line value', () => {
+    const pem = '-----BEGIN KEY-----\nMIIBOgIBAAJBAKj34GkxFhD9\r\nQ0NFQ0RFRkdISUpLTE1OT1BR\n-----END KEY-----';
+    const r = createRedactor([{ name: 'PEM', value: pem }]);
+    expect(r.redact(`x ${pem} y`)).toBe('x [REDACTED:PEM] y');
+    const out = r.redact('line: QQ0NFQ0RFRkdISUpLTE1OT1BR here and MIIBOgIBAAJBAKj34GkxFhD9');
+    expect(out).not.toContain('Q0NFQ0RFRkdISUpLTE1OT1BR');
+    expect(out).not.toContain('MIIBOgIBAAJBAKj34GkxFhD9');
+    // Lines shorter than the minimum are not patterns of their own.
+    expect(createRedactor([{ name: 'S', value: 'longer line\nab' }]).redact('ab cd')).toBe('ab cd');
+  });
+
+  it('merges overlapping and adjacent matches into one marker', () => {
+    const r = createRedactor([
+      { name: 'A', value: 'alpha-bravo-charlie' },
+      { name: 'B', value: 'charlie-delta-echo' },
+      { name: 'C', value: 'foxtrot-golf' },
+    ]);
+    expect(r.redact('[alpha-bravo-charlie-delta-echo]')).toBe('[[REDACTED:A]]');
+    expect(r.redact('<charlie-delta-echofoxtrot-golf>')).toBe('<[REDACTED:B]>');
+    expect(r.redact('<foxtrot-golf foxtrot-golf>')).toBe('<[REDACTED:C] [REDACTED:C]>');
+    // A value inside another value.
+    const nested = createRedactor([
+      { name: 'OUTER', value: 'xx-inner-secret-xx' },
+      { name: 'INNER', value: 'inner-secret' },
+    ]);
+    expect(nested.redact('a xx-inner-secret-xx b inner-secret c')).toBe('a [REDACTED:OUTER] b [REDACTED:INNER] c');
+  });
+
+  it('redacts a later, longer match that starts before earlier ones', () => {
+    const r = createRedactor([
+      { name: 'SHORT', value: 'bcdef' },
+      { name: 'LONG', value: 'abcdefghijkl' },
+    ]);
+    expect(r.redact('_abcdefghijkl_')).toBe('_[REDACTED:LONG]_');
+    expect(r.redact('_abcdefghijk_')).toBe('_a[REDACTED:SHORT]ghijk_');
+  });
+
+  it('handles many secrets in one pass', () => {
+    const secrets = Array.from({ length: 500 }, (_, i) => ({
+      name: `S${i}`,
+      value: `value-${i.toString(36)}-${(i * 7919).toString(16)}-tail`,
+    }));
+    const r = createRedactor(secrets);
+    const text = secrets.map((s, i) => (i % 2 === 0 ? `<${s.value}>` : `<${b64(Buffer.from(s.value))}>`)).join(' ');
+    const out = r.redact(text);
+    for (const s of secrets) expect(out).not.toContain(s.value);
+    expect(out.match(/\[REDACTED:S\d+\]/g)?.length).toBe(500);
+    expect(out).toContain('<[REDACTED:S499]>');
+  });
+
+  it('keeps the name of the secret whose value it is when texts coincide', () => {
+    const r = createRedactor([
+      { name: 'MULTI', value: 'first line here\nsecond-line-value' },
+      { name: 'SINGLE', value: 'second-line-value' },
+    ]);
+    expect(r.redact('x second-line-value')).toBe('x [REDACTED:SINGLE]');
+  });
+
+  it('registers base64 forms for every alignment', () => {
+    const patterns = patternsFor(TOKEN);
+    for (const lead of ['', 'a', 'ab']) {
+      const encoded = b64(Buffer.from(lead + TOKEN + 'zz'));
+      expect(patterns.some((p) => encoded.includes(p) && p.length > 30)).toBe(true);
+    }
+  });
+});
+
+describe('stream redactor', () => {
+  const secrets = [
+    { name: 'API_TOKEN', value: TOKEN },
+    { name: 'OTHER', value: 'another-secret-value' },
+  ];
+  const r = createRedactor(secrets);
+  const text = `start ${TOKEN} mid ${b64(Buffer.from(`q${TOKEN}`))} and another-secret-value${TOKEN} end`;
+  const expected = r.redact(text);
+
+  it('redacts a secret split across two chunks at every split point', () => {
+    for (let split = 0; split <= text.length; split++) {
+      const stream = createStreamRedactor(r);
+      const out = stream.push(text.slice(0, split)) + stream.push(text.slice(split)) + stream.end();
+      expect(out, `split at ${split}`).toBe(expected);
+    }
+  });
+
+  it('redacts when fed one character at a time', () => {
+    const stream = createStreamRedactor(r);
+    let out = '';
+    for (const ch of text) out += stream.push(ch);
+    out += stream.end();
+    for (const s of secrets) expect(out).not.toContain(s.value);
+    expect(out.replace(/\[REDACTED:\w+\]/g, 'M')).toBe(expected.replace(/\[REDACTED:\w+\]/g, 'M'));
+  });
+
+  it('holds back only a tail that may begin a secret', () => {
+    const stream = createStreamRedactor(r);
+    expect(stream.push('plain text with nothing ')).toBe('plain text with nothing ');
+    expect(stream.push('then sk-li')).toBe('then ');
+    expect(stream.push('ve_9f8e7d6c5b4a3210?+/= after')).toBe(`${M} after`);
+    expect(stream.end()).toBe('');
+  });
+
+  it('passes text through when there are no secrets', () => {
+    const stream = createStreamRedactor(emptyRedactor);
+    expect(stream.push('abc')).toBe('abc');
+    expect(stream.end()).toBe('');
+  });
+});
+
+describe('redactDeep', () => {
+  it('redacts every string inside, keys included, without touching the input', () => {
+    const input = { a: TOKEN, list: [1, `x${TOKEN}`, { deep: [TOKEN] }], [TOKEN]: true, n: null };
+    const out = redactDeep(input, redactor);
+    expect(out).toEqual({ a: M, list: [1, `x${M}`, { deep: [M] }], [M]: true, n: null });
+    expect(input.a).toBe(TOKEN);
+  });
+});
