@@ -99,7 +99,18 @@ function readYaml(file: string): Record<string, unknown> {
   if (typeof doc !== 'object' || Array.isArray(doc)) {
     throw new ConfigError(`config file ${file} must hold a mapping at the top level`);
   }
-  return doc as Record<string, unknown>;
+  return dropNulls(doc as Record<string, unknown>);
+}
+
+/** `section:` with only comments under it parses as null; treat that (and `key: ~`) as unset. */
+function dropNulls(node: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(node)) {
+    if (value === null) delete node[key];
+    else if (typeof value === 'object' && !Array.isArray(value)) {
+      dropNulls(value as Record<string, unknown>);
+    }
+  }
+  return node;
 }
 
 function coerce(name: string, value: string, kind: 'number' | 'boolean'): unknown {

@@ -60,6 +60,8 @@ export const configSchema = strict({
       refresh_expiry: durationSchema.default(72 * 3_600_000),
       issuer: z.string().min(1).default('steward'),
       secret: z.string().min(32, 'at least 32 characters').optional(),
+      /** How long a rotated-out refresh token still works (parallel tabs refreshing at once). */
+      refresh_grace: durationSchema.default(30_000),
     }).prefault({}),
     cors: strict({ allowed_origins: z.array(z.string().url()).default([]) }).prefault({}),
     rate_limit: strict({
@@ -133,6 +135,8 @@ export const configSchema = strict({
     misfire_window: durationSchema.default(5 * 60_000),
     agent_timeout: durationSchema.default(5 * 60_000),
     concurrency: z.number().int().positive().default(8),
+    /** Lease of a run in flight: a worker silent this long is presumed dead and its run ends `error`. */
+    lock_ttl: durationSchema.default(30_000),
   }).prefault({}),
   webhooks: strict({
     /** channel_id → URL for output_target.provider = webhook. */

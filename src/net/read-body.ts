@@ -21,9 +21,10 @@ export function readBody(res: IncomingMessage, maxBytes: number, url: string): P
     stream.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) {
+        // Reject first: destroying the response emits 'aborted' synchronously.
+        reject(tooLarge(url, maxBytes));
         res.destroy();
         stream.destroy();
-        reject(tooLarge(url, maxBytes));
         return;
       }
       chunks.push(chunk);

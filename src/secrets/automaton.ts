@@ -39,7 +39,10 @@ export interface AutomatonOptions {
 
 const DEFAULT_DENSE_BUDGET = 4 * 1024 * 1024;
 
-export function buildAutomaton(patterns: readonly Pattern[], options: AutomatonOptions = {}): Automaton {
+export function buildAutomaton(
+  patterns: readonly Pattern[],
+  options: AutomatonOptions = {},
+): Automaton {
   const classOf = new Int32Array(65536);
   let classes = 1;
   let totalChars = 0;
@@ -123,7 +126,10 @@ export function buildAutomaton(patterns: readonly Pattern[], options: AutomatonO
   const sparseStart = new Int32Array(count + 1);
   for (let v = denseCount; v < count; v++) {
     const old = order[v] as number;
-    sparseStart[v + 1] = (sparseStart[v] as number) + (childStartOld[old + 1] as number) - (childStartOld[old] as number);
+    sparseStart[v + 1] =
+      (sparseStart[v] as number) +
+      (childStartOld[old + 1] as number) -
+      (childStartOld[old] as number);
   }
   const sparseCls = new Int32Array(sparseStart[count] as number);
   const sparseNode = new Int32Array(sparseStart[count] as number);
@@ -176,28 +182,114 @@ export function buildAutomaton(patterns: readonly Pattern[], options: AutomatonO
     }
   }
 
+  return compile({
+    classOf,
+    K,
+    count,
+    denseCount,
+    maxPatternLength,
+    dense,
+    fail,
+    out,
+    outTag,
+    depthArr,
+    sparseStart,
+    sparseCls,
+    sparseNode,
+  });
+}
+
+interface Tables {
+  classOf: Int32Array;
+  K: number;
+  count: number;
+  denseCount: number;
+  maxPatternLength: number;
+  dense: Int32Array;
+  fail: Int32Array;
+  out: Int32Array;
+  outTag: Int32Array;
+  depthArr: Int32Array;
+  sparseStart: Int32Array;
+  sparseCls: Int32Array;
+  sparseNode: Int32Array;
+}
+
+/** The scan-time form; only what it keeps stays alive (the id-based build tables do not). */
+function compile(t: Tables): Automaton {
+  const {
+    classOf,
+    K,
+    count,
+    denseCount,
+    maxPatternLength,
+    dense,
+    fail,
+    out,
+    outTag,
+    depthArr,
+    sparseStart,
+    sparseCls,
+    sparseNode,
+  } = t;
+  // Scan-time encoding of a state: a dense state v is v * K (its row offset), a sparse one is
+  // D * K + (v - D). A table entry is the encoded target, bitwise-negated when a pattern ends there,
+  // so the loop does one read per character and one sign test.
+  const D = denseCount;
+  const limit = D * K;
+  const encode = (v: number): number => {
+    const x = v < D ? v * K : limit + (v - D);
+    return (out[v] as number) !== 0 ? ~x : x;
+  };
+  const decode = (x: number): number => (x < limit ? x / K : x - limit + D);
+  const table = new Int32Array(limit);
+  for (let i = 0; i < limit; i++) table[i] = encode(dense[i] as number);
+  const edgeCode = new Int32Array(sparseNode.length);
+  for (let e = 0; e < sparseNode.length; e++) edgeCode[e] = encode(sparseNode[e] as number);
+  const sparseCount = count - D;
+  const failCode = new Int32Array(sparseCount);
+  for (let i = 0; i < sparseCount; i++) failCode[i] = unsigned(encode(fail[D + i] as number));
+  const edgeFrom = sparseStart.subarray(D);
+
   function scan(text: string, state: number, offset: number, sink: MatchSink): number {
+    // Locals rather than closure slots: this loop is the whole cost of redaction.
+    const cls = classOf;
+    const rows = table;
+    const top = limit;
+    const from = edgeFrom;
+    const edgeCls = sparseCls;
+    const edges = edgeCode;
+    const back = failCode;
     let s = state;
     for (let i = 0, n = text.length; i < n; i++) {
-      const c = classOf[text.charCodeAt(i)] as number;
-      if (c === 0) {
-        // No pattern contains this character, so nothing can span it.
-        s = 0;
-        continue;
-      }
-      let next = -1;
-      walk: while (s >= denseCount) {
-        for (let e = sparseStart[s] as number, end = sparseStart[s + 1] as number; e < end; e++) {
-          if (sparseCls[e] === c) {
-            next = sparseNode[e] as number;
-            break walk;
+      const c = cls[text.charCodeAt(i)] as number;
+      if (s < top) {
+        s = rows[s + c] as number;
+      } else {
+        let x = s;
+        for (;;) {
+          if (x < top) {
+            x = rows[x + c] as number;
+            break;
           }
+          const v = x - top;
+          let e = from[v] as number;
+          const end = from[v + 1] as number;
+          while (e < end && edgeCls[e] !== c) e++;
+          if (e < end) {
+            x = edges[e] as number;
+            break;
+          }
+          x = back[v] as number;
         }
-        s = fail[s] as number;
+        s = x;
       }
-      s = next >= 0 ? next : (dense[s * K + c] as number);
-      const len = out[s] as number;
-      if (len !== 0) sink(offset + i + 1 - len, offset + i + 1, outTag[s] as number);
+      if (s < 0) {
+        s = ~s;
+        const v = decode(s);
+        const len = out[v] as number;
+        sink(offset + i + 1 - len, offset + i + 1, outTag[v] as number);
+      }
     }
     return s;
   }
@@ -206,6 +298,11 @@ export function buildAutomaton(patterns: readonly Pattern[], options: AutomatonO
     stateCount: count,
     maxPatternLength,
     scan,
-    depth: (state) => depthArr[state] as number,
+    depth: (state) => depthArr[decode(state)] as number,
   };
+}
+
+/** Failure targets are followed, never reported: drop the "pattern ends here" bit. */
+function unsigned(x: number): number {
+  return x < 0 ? ~x : x;
 }

@@ -9,7 +9,10 @@ export const MIN_RELIABLE_VALUE_LENGTH = 8;
 
 export const secretNameSchema = z
   .string()
-  .regex(SECRET_NAME_PATTERN, 'a secret name is a letter or _ followed by up to 127 letters, digits or _');
+  .regex(
+    SECRET_NAME_PATTERN,
+    'a secret name is a letter or _ followed by up to 127 letters, digits or _',
+  );
 
 // The messages never quote the value: zod would otherwise echo it into an error body or a log.
 export const secretValueSchema = z

@@ -29,8 +29,8 @@ export function createStreamRedactor(redactor: Redactor): StreamRedactor {
     const end = base + pending.length;
     // A later match can start no earlier than this.
     let cut = end - automaton.depth(state);
-    // Keep a found span whole rather than cut through it.
-    for (let i = spans.length - 1; i >= 0 && (spans.ends[i] as number) > cut; i--) {
+    // Keep a found span whole, and one a later match could touch, so that they merge as in redact().
+    for (let i = spans.length - 1; i >= 0 && (spans.ends[i] as number) >= cut; i--) {
       if ((spans.starts[i] as number) < cut) {
         cut = spans.starts[i] as number;
         break;

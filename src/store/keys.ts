@@ -5,8 +5,9 @@
 export const keys = {
   // Setup and authentication
   adminUser: () => 'admin:user',
-  refreshToken: (jti: string) => `auth:refresh:${jti}`,
-  revokedToken: (jti: string) => `auth:revoked:${jti}`,
+  /** One login session: the refresh-token family (current and previous token id). */
+  authSession: (sid: string) => `auth:session:${sid}`,
+  /** rate-limiter-flexible's keyPrefix; it appends `:<client>` itself. */
   rateLimit: (scope: string) => `ratelimit:${scope}`,
 
   // Scripts
@@ -33,6 +34,11 @@ export const keys = {
   schedule: (id: string) => `schedule:${id}`,
   scheduleRuns: (id: string) => `schedule:${id}:runs`,
   scheduleFired: (id: string, fireTime: number) => `schedule:${id}:fired:${fireTime}`,
+  /** Claim of a manual `run` (keyed by its job id, since it has no fire time). */
+  scheduleManualClaim: (id: string, jobId: string) => `schedule:${id}:manual:${jobId}`,
+  /** ZSET of runs in flight, scored by lease deadline: expired leases are interrupted runs. */
+  scheduleRunning: () => 'schedules:running',
+  scheduleLock: (id: string) => `lock:schedule:${id}`,
   schedulerLock: () => 'lock:schedulers',
 
   // Engine

@@ -50,3 +50,17 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('steward.example.yaml', () => {
+  it('parses and documents every top-level key of the schema', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { configSchema } = await import('../../src/config/schema.js');
+    const file = path.resolve(__dirname, '../../steward.example.yaml');
+    const config = loadConfig({ file, env: {}, cwd: tmp() });
+    expect(config.server.port).toBe(8080);
+    const text = readFileSync(file, 'utf8');
+    for (const key of Object.keys(configSchema.shape)) {
+      expect(text, `example documents ${key}`).toMatch(new RegExp(`^${key}:`, 'm'));
+    }
+  });
+});

@@ -11,14 +11,14 @@ test('scratch', async () => {
     const ev = await fetch(`${engine.url}/event`);
     const events: string[] = [];
     const reader = ev.body!.getReader();
-    void (async () => { const d = new TextDecoder(); for (;;) { const { value, done } = await reader.read(); if (done) break; events.push(d.decode(value)); } })();
+    void (async () => { const d = new TextDecoder(); for (;;) { const { value, done } = await reader.read(); if (done) break; events.push(`${Date.now()} ` + d.decode(value)); } })();
     process.stderr.write('event connected\n');
     const s = await (await fetch(`${engine.url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
     console.log('session', JSON.stringify(s));
     fake.enqueue({ kind: 'text', text: 'Hello there world', chunks: 3, reasoning: 'thinking hard' });
     const r = await fetch(`${engine.url}/session/${s.id}/message`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ parts: [{ type: 'text', text: 'hi' }] }) });
     console.log('prompt', r.status, (await r.text()).slice(0, 1500));
-    await new Promise((r) => setTimeout(r, 500));
+    console.log('prompt done', Date.now()); await new Promise((r) => setTimeout(r, 3000));
     console.log('elapsed', Date.now() - t0);
     writeFileSync('/tmp/scratch-events.txt', events.join(''));
     writeFileSync('/tmp/scratch-requests.json', JSON.stringify(fake.requests, null, 1));

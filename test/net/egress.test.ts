@@ -8,7 +8,9 @@ let server: LocalServer;
 let other: LocalServer;
 
 beforeAll(async () => {
-  other = await startServer((_req, res) => res.end('other'));
+  other = await startServer((_req, res) => {
+    res.end('other');
+  });
   server = await startServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     switch (url.pathname) {

@@ -128,7 +128,11 @@ async function waitForHealth(url: string, password: string | undefined, child: C
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`opencode exited with ${child.exitCode}`);
     try {
-      const res = await fetch(`${url}/global/health`, { headers: basicAuth(password) });
+      // A request that connects while the server is still booting can hang: bound each attempt.
+      const res = await fetch(`${url}/global/health`, {
+        headers: basicAuth(password),
+        signal: AbortSignal.timeout(1000),
+      });
       if (res.ok) return;
     } catch {}
     await new Promise((r) => setTimeout(r, 50));

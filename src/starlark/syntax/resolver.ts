@@ -254,8 +254,7 @@ class Resolver {
     else if (this.ifs > 0) this.error(s, 'load statement within a conditional');
     else if (this.loops > 0) this.error(s, 'load statement within a loop');
     for (const n of s.names) {
-      if (n.local.name === '') this.error(n.local, 'load: empty identifier');
-      if (n.orig === '') this.error(n, 'load: empty identifier');
+      if (n.local.name === '' || n.orig === '') this.error(n, 'load: empty identifier');
       else if (n.orig.startsWith('_')) this.error(n, `load: names with leading underscores are not exported: ${n.orig}`);
       if (n.local.name !== '') this.bind(n.local, true);
     }

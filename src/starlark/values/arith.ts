@@ -91,9 +91,12 @@ function bitwise(a: number | bigint, b: number | bigint, op: string): number | b
   return normInt(op === '&' ? x & y : op === '|' ? x | y : x ^ y);
 }
 
-export const intAnd = (a: number | bigint, b: number | bigint): number | bigint => bitwise(a, b, '&');
-export const intOr = (a: number | bigint, b: number | bigint): number | bigint => bitwise(a, b, '|');
-export const intXor = (a: number | bigint, b: number | bigint): number | bigint => bitwise(a, b, '^');
+export const intAnd = (a: number | bigint, b: number | bigint): number | bigint =>
+  bitwise(a, b, '&');
+export const intOr = (a: number | bigint, b: number | bigint): number | bigint =>
+  bitwise(a, b, '|');
+export const intXor = (a: number | bigint, b: number | bigint): number | bigint =>
+  bitwise(a, b, '^');
 
 export function intShift(a: number | bigint, b: number | bigint, left: boolean): number | bigint {
   if (b < 0) throw new StarlarkError('negative shift count');

@@ -18,7 +18,9 @@ export function tryGetAttr(x: Value, name: string, thread: Thread | null): Value
 export function getAttr(x: Value, name: string, thread: Thread | null): Value {
   const v = tryGetAttr(x, name, thread);
   if (v !== undefined) return v;
-  throw new StarlarkError(`${typeName(x)} has no .${name} field or method${attrHint(name, attrNames(x))}`);
+  throw new StarlarkError(
+    `${typeName(x)} has no .${name} field or method${attrHint(name, attrNames(x))}`,
+  );
 }
 
 /** Names for `dir(x)`, sorted. */

@@ -102,7 +102,8 @@ function repeatCount(n: number | bigint, len: number, thread: Thread | null): nu
   const count = Number(n);
   if (count <= 0 || len === 0) return 0;
   const total = len * count;
-  if (total >= MAX_REPEAT_RESULT) throw new StarlarkError(`excessive repeat (${len} * ${count} elements)`);
+  if (total >= MAX_REPEAT_RESULT)
+    throw new StarlarkError(`excessive repeat (${len} * ${count} elements)`);
   thread?.alloc(total);
   return count;
 }
@@ -116,8 +117,10 @@ function repeatArray(items: readonly Value[], count: number): Value[] {
 
 function repeat(seq: Value, n: number | bigint, thread: Thread | null): Value | undefined {
   if (typeof seq === 'string') return seq.repeat(repeatCount(n, seq.length, thread));
-  if (seq instanceof List) return new List(repeatArray(seq.items, repeatCount(n, seq.items.length, thread)));
-  if (seq instanceof Tuple) return new Tuple(repeatArray(seq.items, repeatCount(n, seq.items.length, thread)));
+  if (seq instanceof List)
+    return new List(repeatArray(seq.items, repeatCount(n, seq.items.length, thread)));
+  if (seq instanceof Tuple)
+    return new Tuple(repeatArray(seq.items, repeatCount(n, seq.items.length, thread)));
   if (seq instanceof Bytes) {
     const c = repeatCount(n, seq.data.length, thread);
     const out = new Uint8Array(seq.data.length * c);
@@ -170,7 +173,9 @@ function nonNumeric(op: string, x: Value, y: Value, thread: Thread | null): Valu
     case '&':
       return x instanceof StarSet && y instanceof StarSet ? setIntersection(x, y) : undefined;
     case '^':
-      return x instanceof StarSet && y instanceof StarSet ? setSymmetricDifference(x, y) : undefined;
+      return x instanceof StarSet && y instanceof StarSet
+        ? setSymmetricDifference(x, y)
+        : undefined;
     case '-':
       return x instanceof StarSet && y instanceof StarSet ? setDifference(x, y) : undefined;
     case 'in':

@@ -3,7 +3,12 @@ import { typeName } from './type-name.js';
 import { None, StarlarkObject, type Callable, type Thread, type Value } from './value.js';
 
 /** Native implementation of a builtin. `self` is the bound receiver of a method, else `None`. */
-export type BuiltinImpl = (thread: Thread, args: Value[], kwargs: Array<[string, Value]> | null, self: Value) => Value;
+export type BuiltinImpl = (
+  thread: Thread,
+  args: Value[],
+  kwargs: Array<[string, Value]> | null,
+  self: Value,
+) => Value;
 
 /** A native function or bound method (`len`, `[].append`). */
 export class Builtin extends StarlarkObject implements Callable {
@@ -37,7 +42,12 @@ export class Builtin extends StarlarkObject implements Callable {
   override equals(other: Value, _depth: number): boolean {
     if (this === other) return true;
     // Two lookups of the same method on the same receiver are the same method.
-    return other instanceof Builtin && this.recv !== undefined && other.recv === this.recv && other.impl === this.impl;
+    return (
+      other instanceof Builtin &&
+      this.recv !== undefined &&
+      other.recv === this.recv &&
+      other.impl === this.impl
+    );
   }
 
   override repr(): string {

@@ -65,7 +65,8 @@ export class Bytes extends StarlarkObject {
 
 export function latin1(data: Uint8Array): string {
   let s = '';
-  for (let i = 0; i < data.length; i += 4096) s += String.fromCharCode(...data.subarray(i, i + 4096));
+  for (let i = 0; i < data.length; i += 4096)
+    s += String.fromCharCode(...data.subarray(i, i + 4096));
   return s;
 }
 
@@ -104,12 +105,22 @@ function utf8SeqLen(d: Uint8Array, i: number): number {
   return n;
 }
 
-const byteEscapes: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 34: '\\"', 92: '\\\\' };
+const byteEscapes: Record<number, string> = {
+  7: '\\a',
+  8: '\\b',
+  9: '\\t',
+  10: '\\n',
+  11: '\\v',
+  12: '\\f',
+  13: '\\r',
+  34: '\\"',
+  92: '\\\\',
+};
 
 /** Quotes bytes: valid printable UTF-8 shown as text, everything else as escapes. */
 function quoteBytes(d: Uint8Array): string {
   let out = '"';
-  for (let i = 0; i < d.length; ) {
+  for (let i = 0; i < d.length;) {
     const b = d[i]!;
     const n = utf8SeqLen(d, i);
     if (n === 0) {
@@ -124,7 +135,11 @@ function quoteBytes(d: Uint8Array): string {
     } else {
       const ch = decoder.decode(d.subarray(i, i + n));
       const cp = ch.codePointAt(0)!;
-      out += isPrintable(cp) ? ch : cp > 0xffff ? '\\U' + cp.toString(16).padStart(8, '0') : '\\u' + cp.toString(16).padStart(4, '0');
+      out += isPrintable(cp)
+        ? ch
+        : cp > 0xffff
+          ? '\\U' + cp.toString(16).padStart(8, '0')
+          : '\\u' + cp.toString(16).padStart(4, '0');
       i += n;
     }
   }
@@ -134,8 +149,14 @@ function quoteBytes(d: Uint8Array): string {
 /** Rough equivalent of Go's unicode.IsPrint for code points above ASCII. */
 export function isPrintable(cp: number): boolean {
   if (cp < 0xa0) return false;
-  if (cp === 0xad || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f)) return false;
-  if (cp === 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0xe000 && cp <= 0xf8ff)) return false;
+  if (
+    cp === 0xad ||
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x2028 && cp <= 0x202e) ||
+    (cp >= 0x2060 && cp <= 0x206f)
+  )
+    return false;
+  if (cp === 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0xe000 && cp <= 0xf8ff))
+    return false;
   return true;
 }
-

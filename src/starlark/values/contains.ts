@@ -5,7 +5,8 @@ import { StarlarkError, StarlarkObject, type Value } from './value.js';
 /** Starlark `x in container`. */
 export function contains(container: Value, x: Value): boolean {
   if (typeof container === 'string') {
-    if (typeof x !== 'string') throw new StarlarkError(`'in <string>' requires string as left operand, not ${typeName(x)}`);
+    if (typeof x !== 'string')
+      throw new StarlarkError(`'in <string>' requires string as left operand, not ${typeName(x)}`);
     return container.includes(x);
   }
   if (container instanceof Bytes) {

@@ -34,14 +34,16 @@ export function cmpNumbers(x: Value, y: Value): number | undefined {
   const tx = typeof x;
   const ty = typeof y;
   if (tx === 'number') {
-    if (ty === 'number') return (x as number) < (y as number) ? -1 : (x as number) > (y as number) ? 1 : 0;
+    if (ty === 'number')
+      return (x as number) < (y as number) ? -1 : (x as number) > (y as number) ? 1 : 0;
     if (ty === 'bigint') return (y as bigint) > 0n ? -1 : 1;
     if (y instanceof SFloat) return cmpFloat(x as number, y.v);
     return undefined;
   }
   if (tx === 'bigint') {
     if (ty === 'number') return (x as bigint) > 0n ? 1 : -1;
-    if (ty === 'bigint') return (x as bigint) < (y as bigint) ? -1 : (x as bigint) > (y as bigint) ? 1 : 0;
+    if (ty === 'bigint')
+      return (x as bigint) < (y as bigint) ? -1 : (x as bigint) > (y as bigint) ? 1 : 0;
     if (y instanceof SFloat) return cmpBigFloat(x as bigint, y.v);
     return undefined;
   }

@@ -15,7 +15,9 @@ function intOperand(conv: string, v: Value): number | bigint {
 function floatOperand(conv: string, v: Value): number {
   if (typeof v === 'number' || typeof v === 'bigint') return intToFloat(v);
   if (v instanceof SFloat) return v.v;
-  throw new StarlarkError(`%${conv} format requires float, not ${typeName(v) === 'string' ? 'str' : typeName(v)}`);
+  throw new StarlarkError(
+    `%${conv} format requires float, not ${typeName(v) === 'string' ? 'str' : typeName(v)}`,
+  );
 }
 
 function radix(n: number | bigint, base: number, upper: boolean): string {
@@ -66,7 +68,8 @@ function charOperand(v: Value): string {
     return v;
   }
   if (typeof v === 'number') {
-    if (v < 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) throw new StarlarkError(`%c format requires a valid Unicode code point, got ${v}`);
+    if (v < 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+      throw new StarlarkError(`%c format requires a valid Unicode code point, got ${v}`);
     return String.fromCodePoint(v);
   }
   throw new StarlarkError(`%c format requires int or single-character string, not ${typeName(v)}`);

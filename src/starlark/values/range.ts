@@ -54,7 +54,8 @@ export class Range extends StarlarkObject {
 
   override contains(x: Value): boolean {
     if (typeof x === 'bigint') return false;
-    if (typeof x !== 'number') throw new StarlarkError(`'in <range>' requires integer as left operand, not ${typeName(x)}`);
+    if (typeof x !== 'number')
+      throw new StarlarkError(`'in <range>' requires integer as left operand, not ${typeName(x)}`);
     const { start, stop, step } = this;
     if (step > 0 ? x < start || x >= stop : x > start || x <= stop) return false;
     return (x - start) % step === 0;

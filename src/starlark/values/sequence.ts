@@ -6,7 +6,14 @@ import { List } from './list.js';
 import { Range } from './range.js';
 import { Tuple } from './tuple.js';
 import { typeName } from './type-name.js';
-import { None, SFloat, StarlarkError, StarlarkObject, type Value, type ValueIterator } from './value.js';
+import {
+  None,
+  SFloat,
+  StarlarkError,
+  StarlarkObject,
+  type Value,
+  type ValueIterator,
+} from './value.js';
 
 /** Starlark truth value. */
 export function truth(x: Value): boolean {
@@ -107,7 +114,12 @@ function sliceBound(v: Value, what: string): number | undefined {
 }
 
 /** Python slice semantics: the indices selected by [lo:hi:step] over length n. */
-export function sliceIndices(n: number, lo: Value, hi: Value, stepV: Value): [number, number, number] {
+export function sliceIndices(
+  n: number,
+  lo: Value,
+  hi: Value,
+  stepV: Value,
+): [number, number, number] {
   const step = sliceBound(stepV, 'slice step') ?? 1;
   if (step === 0) throw new StarlarkError('zero is not a valid slice step');
   let start = sliceBound(lo, 'start index');
@@ -116,7 +128,8 @@ export function sliceIndices(n: number, lo: Value, hi: Value, stepV: Value): [nu
     start = start === undefined ? 0 : start < 0 ? Math.max(0, start + n) : Math.min(start, n);
     end = end === undefined ? n : end < 0 ? Math.max(0, end + n) : Math.min(end, n);
   } else {
-    start = start === undefined ? n - 1 : start < 0 ? Math.max(-1, start + n) : Math.min(start, n - 1);
+    start =
+      start === undefined ? n - 1 : start < 0 ? Math.max(-1, start + n) : Math.min(start, n - 1);
     end = end === undefined ? -1 : end < 0 ? Math.max(-1, end + n) : Math.min(end, n - 1);
   }
   return [start, end, step];
@@ -152,7 +165,9 @@ export function slice(x: Value, lo: Value, hi: Value, step: Value): Value {
   }
   if (x instanceof Bytes) {
     const [s, e, st] = sliceIndices(x.data.length, lo, hi, step);
-    return new Bytes(st === 1 ? x.data.slice(s, Math.max(s, e)) : Uint8Array.from(pick(x.data, s, e, st)));
+    return new Bytes(
+      st === 1 ? x.data.slice(s, Math.max(s, e)) : Uint8Array.from(pick(x.data, s, e, st)),
+    );
   }
   throw new StarlarkError(`invalid slice operand ${typeName(x)}`);
 }

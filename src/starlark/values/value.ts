@@ -106,7 +106,12 @@ export abstract class StarlarkObject {
    * Binary operator hook for host types. `side` is 'left' when this object is the left operand.
    * Returns `undefined` when the operation is not supported, so the other side or the default error applies.
    */
-  binary(_op: string, _other: Value, _side: 'left' | 'right', _thread: Thread | null): Value | undefined {
+  binary(
+    _op: string,
+    _other: Value,
+    _side: 'left' | 'right',
+    _thread: Thread | null,
+  ): Value | undefined {
     return undefined;
   }
 
@@ -157,7 +162,9 @@ export interface Callable {
 }
 
 export function isCallable(v: Value): v is StarlarkObject & Callable {
-  return v instanceof StarlarkObject && typeof (v as unknown as Partial<Callable>).call === 'function';
+  return (
+    v instanceof StarlarkObject && typeof (v as unknown as Partial<Callable>).call === 'function'
+  );
 }
 
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);

@@ -1,0 +1,156 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Config } from '../../config/schema.js';
+import { inspectMessage } from '../../mcp/message-guard.js';
+import type { ToolRateLimiter } from '../../mcp/rate-limit.js';
+import { RPC, rpcErrorResponse } from '../../mcp/rpc-errors.js';
+import { createMcpServer } from '../../mcp/server.js';
+import type { Toolset } from '../../mcp/toolset.js';
+
+export interface McpHttpOptions {
+  mcp: Config['mcp']['http'];
+  toolset: Toolset;
+  limiter: ToolRateLimiter;
+}
+
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function hostname(value: string): string {
+  try {
+    return new URL(`http://${value}`).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+/** Digests first, so the comparison takes the same time whatever the lengths. */
+function sameToken(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * The tool server over Streamable HTTP at `POST /mcp` (stateless: a server per request).
+ * Bearer token from `mcp.http.token`; Host and Origin are checked against DNS rebinding.
+ */
+export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opts) => {
+  const token = opts.mcp.token;
+  const allowedHosts = new Set([
+    ...loopbackHosts,
+    ...opts.mcp.allowed_hosts.map((h) => h.toLowerCase()),
+  ]);
+  const allowedOrigins = new Set(opts.mcp.allowed_origins);
+
+  // Keep the raw text: a parse failure must be answered as JSON-RPC -32700, not as an API error.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: 4 * 1024 * 1024 },
+    (_req, body, done) => done(null, body),
+  );
+
+  const rpcReply = (
+    reply: FastifyReply,
+    status: number,
+    code: number,
+    message: string,
+    id: string | number | null = null,
+  ) =>
+    reply
+      .code(status)
+      .type('application/json')
+      .send(rpcErrorResponse(id, code, message));
+
+  const guard = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    const host = hostname(request.headers.host ?? '');
+    if (!allowedHosts.has(host)) {
+      void rpcReply(
+        reply,
+        403,
+        RPC.RATE_LIMITED,
+        `Forbidden: host "${host}" is not allowed (mcp.http.allowed_hosts)`,
+      );
+      return false;
+    }
+    const origin = request.headers.origin;
+    if (
+      origin !== undefined &&
+      !allowedOrigins.has(origin) &&
+      !loopbackHosts.has(hostname(new URL(origin, 'http://x').host))
+    ) {
+      void rpcReply(
+        reply,
+        403,
+        RPC.RATE_LIMITED,
+        `Forbidden: origin "${origin}" is not allowed (mcp.http.allowed_origins)`,
+      );
+      return false;
+    }
+    const auth = request.headers.authorization ?? '';
+    const match = /^Bearer (.+)$/i.exec(auth);
+    if (!token || !match || !sameToken(match[1] as string, token)) {
+      void reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send({
+          error: 'unauthorized',
+          message: 'a valid bearer token (mcp.http.token) is required',
+        });
+      return false;
+    }
+    return true;
+  };
+
+  app.post('/mcp', async (request, reply) => {
+    if (!guard(request, reply)) return reply;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(String(request.body ?? ''));
+    } catch {
+      return rpcReply(reply, 400, RPC.PARSE_ERROR, 'Parse error: invalid JSON');
+    }
+    const verdict = inspectMessage(raw);
+    if (verdict.kind === 'reply') {
+      const { id, error } = verdict.response;
+      return rpcReply(reply, 400, error.code, error.message, id);
+    }
+    if (
+      verdict.isRequest &&
+      !(await opts.limiter.allow(
+        `http:${createHash('sha256')
+          .update(token ?? '')
+          .digest('hex')
+          .slice(0, 16)}`,
+      ))
+    ) {
+      const id = (verdict.message as { id: string | number }).id;
+      return rpcReply(reply, 429, RPC.RATE_LIMITED, opts.limiter.message, id);
+    }
+    const server = createMcpServer(opts.toolset.registry, opts.toolset.makeContext);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, verdict.message);
+    return reply;
+  });
+
+  // Stateless server: no standalone SSE stream and no sessions to delete.
+  const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!guard(request, reply)) return reply;
+    return reply
+      .code(405)
+      .header('allow', 'POST')
+      .send(rpcErrorResponse(null, RPC.INVALID_REQUEST, 'Method not allowed: use POST'));
+  };
+  app.get('/mcp', notAllowed);
+  app.delete('/mcp', notAllowed);
+};

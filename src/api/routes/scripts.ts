@@ -1,0 +1,312 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../errors/catalogue.js';
+import { unifiedDiff } from '../../scripts/diff.js';
+import { commitPattern } from '../../scripts/hashing.js';
+import type { ScriptRunner } from '../../scripts/script-runner.js';
+import type { ScriptService } from '../../scripts/script-service.js';
+import { toDetail, toListEntry } from '../../scripts/script-views.js';
+
+const statusSchema = z.enum(['pending', 'approved', 'rejected']);
+
+export const scriptListEntrySchema = z.object({
+  name: z.string(),
+  path: z.string(),
+  hash: z.string(),
+  status: statusSchema,
+  description: z.string(),
+  required_secrets: z.array(z.string()),
+  approved_at: z.string().optional(),
+  approved_by: z.string().optional(),
+  created_at: z.string(),
+  modified_at: z.string(),
+});
+
+export const scriptDetailSchema = z.object({
+  name: z.string(),
+  source: z.string(),
+  hash: z.string(),
+  status: statusSchema,
+  metadata: z.object({
+    description: z.string(),
+    author: z.string(),
+    version: z.string(),
+    secrets: z.array(z.string()),
+  }),
+  execution_history: z.array(
+    z.object({ timestamp: z.string(), success: z.boolean(), duration_ms: z.number().int() }),
+  ),
+});
+
+export const versionEntrySchema = z.object({
+  commit: z.string(),
+  message: z.string(),
+  author: z.string(),
+  timestamp: z.string(),
+});
+
+const changedSchema = z.object({ name: z.string(), status: statusSchema, hash: z.string() });
+
+export const runResultSchema = z.union([
+  z.object({
+    success: z.literal(true),
+    result: z.unknown(),
+    duration_ms: z.number().int(),
+    logs: z.array(z.string()),
+  }),
+  z.object({
+    success: z.literal(false),
+    error: z.string(),
+    duration_ms: z.number().int(),
+    logs: z.array(z.string()),
+  }),
+]);
+
+const nameParams = z.object({ name: z.string() });
+const commitParams = z.object({ name: z.string(), commit: z.string() });
+const createBody = z.object({ name: z.string(), source: z.string() });
+const updateBody = z.object({ source: z.string() });
+const approveBody = z.object({ hash: z.string().optional() }).optional();
+const rejectBody = z.object({
+  reason: z.string().trim().min(1, 'a reason is required'),
+});
+const testBody = z
+  .object({
+    args: z.record(z.string(), z.unknown()).default({}),
+    function: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a Starlark identifier')
+      .optional(),
+  })
+  .optional();
+const diffQuery = z.object({ from: z.string().optional(), to: z.string().optional() });
+
+/** The authenticated administrator; the guard sets `request.user` on protected routes. */
+function actor(request: FastifyRequest): string {
+  const user = (request as unknown as { user?: { username?: unknown } }).user;
+  return typeof user?.username === 'string' ? user.username : 'admin';
+}
+
+export interface ScriptRoutesOptions {
+  scripts: ScriptService;
+  runner: ScriptRunner;
+}
+
+export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
+  app,
+  { scripts, runner },
+) => {
+  const { store } = scripts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  // approve/delete are often sent with a JSON content type and no body; that is not an error.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch {
+      const err = Object.assign(new Error('request body is not valid JSON'), {
+        statusCode: 400,
+        code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+      });
+      done(err, undefined);
+    }
+  });
+
+  const version = async (name: string, commit: string) => {
+    await store.mustGet(name);
+    const found = commitPattern.test(commit) ? await store.version(name, commit) : null;
+    if (!found) throw new AppError('not_found', `script ${name} has no version ${commit}`);
+    return found;
+  };
+
+  r.get(
+    '/scripts',
+    { schema: { response: { 200: z.object({ scripts: z.array(scriptListEntrySchema) }) } } },
+    async () => ({ scripts: (await store.list()).map(toListEntry) }),
+  );
+
+  r.get(
+    '/scripts/:name',
+    { schema: { params: nameParams, response: { 200: scriptDetailSchema } } },
+    async (req) => {
+      const record = await store.mustGet(req.params.name);
+      return toDetail(record, await store.executionHistory(record.name));
+    },
+  );
+
+  r.post(
+    '/scripts',
+    { schema: { body: createBody, response: { 201: changedSchema } } },
+    async (req, reply) => {
+      const record = await scripts.create(req.body.name, req.body.source, actor(req));
+      return reply.code(201).send({ name: record.name, status: record.status, hash: record.hash });
+    },
+  );
+
+  r.put(
+    '/scripts/:name',
+    { schema: { params: nameParams, body: updateBody, response: { 200: changedSchema } } },
+    async (req) => {
+      const record = await scripts.update(req.params.name, req.body.source, actor(req));
+      return { name: record.name, status: record.status, hash: record.hash };
+    },
+  );
+
+  r.delete('/scripts/:name', { schema: { params: nameParams } }, async (req, reply) => {
+    await scripts.remove(req.params.name);
+    return reply.code(204).send();
+  });
+
+  r.post(
+    '/scripts/:name/approve',
+    {
+      schema: {
+        params: nameParams,
+        body: approveBody,
+        response: {
+          200: z.object({
+            name: z.string(),
+            status: z.literal('approved'),
+            approved_at: z.string(),
+            approved_by: z.string(),
+          }),
+        },
+      },
+    },
+    async (req) => {
+      const record = await store.approve(req.params.name, actor(req), req.body?.hash);
+      return {
+        name: record.name,
+        status: 'approved' as const,
+        approved_at: record.approved_at ?? '',
+        approved_by: record.approved_by ?? '',
+      };
+    },
+  );
+
+  r.post(
+    '/scripts/:name/reject',
+    {
+      schema: {
+        params: nameParams,
+        body: rejectBody,
+        response: {
+          200: z.object({
+            name: z.string(),
+            status: z.literal('rejected'),
+            rejected_at: z.string(),
+            rejected_by: z.string(),
+            reason: z.string(),
+          }),
+        },
+      },
+    },
+    async (req) => {
+      const record = await store.reject(req.params.name, actor(req), req.body.reason);
+      return {
+        name: record.name,
+        status: 'rejected' as const,
+        rejected_at: record.rejected_at ?? '',
+        rejected_by: record.rejected_by ?? '',
+        reason: record.reason ?? '',
+      };
+    },
+  );
+
+  r.post(
+    '/scripts/:name/test',
+    { schema: { params: nameParams, body: testBody, response: { 200: runResultSchema } } },
+    async (req) => {
+      const result = await runner.run({
+        name: req.params.name,
+        args: req.body?.args ?? {},
+        ...(req.body?.function !== undefined ? { function: req.body.function } : {}),
+        origin: 'api',
+      });
+      return result.success
+        ? {
+            success: true as const,
+            result: result.result,
+            duration_ms: result.duration_ms,
+            logs: result.logs,
+          }
+        : {
+            success: false as const,
+            error: result.error ?? 'script failed',
+            duration_ms: result.duration_ms,
+            logs: result.logs,
+          };
+    },
+  );
+
+  r.get(
+    '/scripts/:name/history',
+    {
+      schema: {
+        params: nameParams,
+        response: { 200: z.object({ versions: z.array(versionEntrySchema) }) },
+      },
+    },
+    async (req) => ({ versions: await store.versions(req.params.name) }),
+  );
+
+  r.get(
+    '/scripts/:name/history/:commit',
+    {
+      schema: {
+        params: commitParams,
+        response: { 200: z.object({ commit: z.string(), source: z.string() }) },
+      },
+    },
+    async (req) => {
+      const found = await version(req.params.name, req.params.commit);
+      return { commit: found.commit, source: found.source };
+    },
+  );
+
+  r.get(
+    '/scripts/:name/diff',
+    {
+      schema: {
+        params: nameParams,
+        querystring: diffQuery,
+        response: { 200: z.object({ diff: z.string() }) },
+      },
+    },
+    async (req) => {
+      const { name } = req.params;
+      const record = await store.mustGet(name);
+      // Without `to` the current version; without `from` the one before `to`.
+      const toCommit = req.query.to ?? record.head;
+      let fromCommit = req.query.from;
+      if (fromCommit === undefined) {
+        const commits = (await store.versions(name)).map((v) => v.commit);
+        fromCommit = commits[commits.indexOf(toCommit) + 1] ?? toCommit;
+      }
+      const [from, to] = await Promise.all([version(name, fromCommit), version(name, toCommit)]);
+      return { diff: unifiedDiff(name, from.source, to.source) };
+    },
+  );
+
+  r.post(
+    '/scripts/:name/restore/:commit',
+    {
+      schema: {
+        params: commitParams,
+        response: {
+          200: z.object({ name: z.string(), status: statusSchema, restored_from: z.string() }),
+        },
+      },
+    },
+    async (req) => {
+      const { name, commit } = req.params;
+      await version(name, commit);
+      const record = await scripts.restore(name, commit, actor(req));
+      return { name: record.name, status: record.status, restored_from: commit };
+    },
+  );
+};

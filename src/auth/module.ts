@@ -1,0 +1,42 @@
+import type { Context } from '../runtime/context.js';
+import { createAuthService, type AuthService } from './auth-service.js';
+import { loadJwtSecret } from './jwt-secret.js';
+import { createRateLimit, type RateLimit } from './rate-limits.js';
+import { createTokenService, type TokenService } from './tokens.js';
+
+/** Everything authentication needs, built once per process from the context. */
+export interface AuthModule {
+  service: AuthService;
+  tokens: TokenService;
+  /** The signing secret, for @fastify/jwt (request verification). */
+  secret: string;
+  issuer: string;
+  limits: {
+    /** `POST /api/auth/login`, per client IP. */
+    login: RateLimit;
+    /** Every other administration endpoint, per user (else per IP). */
+    api: RateLimit;
+  };
+}
+
+export async function createAuthModule(ctx: Context): Promise<AuthModule> {
+  const { config, redis, log } = ctx;
+  const { jwt, rate_limit } = config.admin;
+  const secret = await loadJwtSecret({ configured: jwt.secret, dataDir: config.paths.data });
+  const tokens = createTokenService({
+    secret,
+    issuer: jwt.issuer,
+    accessTtlMs: jwt.access_expiry,
+    refreshTtlMs: jwt.refresh_expiry,
+  });
+  return {
+    service: createAuthService({ redis, log, tokens, refreshGraceMs: jwt.refresh_grace }),
+    tokens,
+    secret,
+    issuer: jwt.issuer,
+    limits: {
+      login: createRateLimit(redis, 'login', rate_limit.login_per_minute),
+      api: createRateLimit(redis, 'api', rate_limit.api_per_minute),
+    },
+  };
+}

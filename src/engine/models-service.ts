@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { AppError } from '../errors/catalogue.js';
+import type { Redis } from '../store/redis.js';
+import { keys } from '../store/keys.js';
+import type { EngineClient, EngineProviders, ModelRef } from './client.js';
+
+export interface ModelView {
+  provider_id: string;
+  model_id: string;
+  context_limit: number;
+  output_limit: number;
+}
+
+export interface ModelsList {
+  models: ModelView[];
+  /** Null only when the engine knows no model at all. */
+  default: ModelRef | null;
+}
+
+export interface ModelsServiceOptions {
+  client: EngineClient;
+  redis: Redis;
+}
+
+export interface ModelsService {
+  list(): Promise<ModelsList>;
+  /** Validates the pair against the engine's providers and stores it; applies to new sessions only. */
+  setDefault(input: unknown): Promise<{ ok: true; default: ModelRef }>;
+}
+
+export const modelRefSchema = z.object({
+  provider: z.string().min(1, 'provider is required'),
+  model: z.string().min(1, 'model is required'),
+});
+
+export function createModelsService(options: ModelsServiceOptions): ModelsService {
+  const { client, redis } = options;
+
+  return {
+    async list() {
+      const [providers, stored] = await Promise.all([client.providers(), readDefaultModel(redis)]);
+      const models = flatten(providers);
+      return { models, default: stored ?? (await engineDefault(client, providers)) };
+    },
+    async setDefault(input) {
+      const parsed = modelRefSchema.safeParse(input);
+      if (!parsed.success) {
+        throw new AppError('invalid_request', parsed.error.issues.map((i) => i.message).join('; '));
+      }
+      const wanted = parsed.data;
+      const known = flatten(await client.providers()).some(
+        (m) => m.provider_id === wanted.provider && m.model_id === wanted.model,
+      );
+      if (!known) throw new AppError('invalid_request', `unknown model ${wanted.provider}/${wanted.model}`);
+      await redis.set(keys.defaultModel(), JSON.stringify(wanted));
+      return { ok: true, default: wanted };
+    },
+  };
+}
+
+/** The stored preference, or null (also when what is stored is unreadable). */
+export async function readDefaultModel(redis: Redis): Promise<ModelRef | null> {
+  const raw = await redis.get(keys.defaultModel());
+  if (!raw) return null;
+  try {
+    const parsed = modelRefSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function flatten(providers: EngineProviders): ModelView[] {
+  return providers.providers.flatMap((provider) =>
+    Object.values(provider.models).map((model) => ({
+      provider_id: provider.id,
+      model_id: model.id,
+      context_limit: model.limit.context,
+      output_limit: model.limit.output,
+    })),
+  );
+}
+
+/** The engine's configured `model`, else the first provider's own default. */
+async function engineDefault(client: EngineClient, providers: EngineProviders): Promise<ModelRef | null> {
+  const configured = await client.configuredModel();
+  if (configured) return configured;
+  const first = providers.providers.find((p) => providers.default[p.id]);
+  const model = first ? providers.default[first.id] : undefined;
+  return first && model ? { provider: first.id, model } : null;
+}

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import type { LoadedConfig } from '../config/load.js';
+
+/** Name of Steward's tool server in the engine; the model sees its tools as `steward_<tool>`. */
+export const STEWARD_MCP_NAME = 'steward';
+
+/**
+ * OpenCode's own tools. They would let the AI run shell commands and touch files outside
+ * Steward's approval flow, so all of them are turned off: the AI acts only through Steward.
+ */
+export const BUILTIN_TOOLS = [
+  'bash',
+  'edit',
+  'write',
+  'read',
+  'grep',
+  'glob',
+  'list',
+  'patch',
+  'apply_patch',
+  'multiedit',
+  'webfetch',
+  'websearch',
+  'codesearch',
+  'task',
+  'todowrite',
+  'todoread',
+  'question',
+  'skill',
+  'lsp',
+  'batch',
+] as const;
+
+/** Permission keys OpenCode 1.18 knows (its `PermissionConfig`); all denied as a second lock. */
+const DENIED_PERMISSIONS = [
+  'read',
+  'edit',
+  'glob',
+  'grep',
+  'list',
+  'bash',
+  'task',
+  'external_directory',
+  'todowrite',
+  'question',
+  'webfetch',
+  'websearch',
+  'lsp',
+  'skill',
+] as const;
+
+/** Compiled CLI of this package; both `src/engine` and `dist/engine` sit two levels below the root. */
+export const defaultCliPath = path.resolve(import.meta.dirname, '../../dist/cli/main.js');
+
+export interface McpServerEntry {
+  type: 'local';
+  command: string[];
+  environment: Record<string, string>;
+  enabled: true;
+  timeout: number;
+}
+
+export interface EngineConfigInput {
+  /** `engine.config` of Steward's configuration: providers, model, anything else OpenCode accepts. */
+  extra: Record<string, unknown>;
+  /** Environment of `steward mcp` (see `stewardMcpEnv`). */
+  mcpEnv: Record<string, string>;
+  /** Command that starts the tool server; default `node dist/cli/main.js mcp`. */
+  mcpCommand?: string[];
+}
+
+/**
+ * The OpenCode configuration of a supervised engine. Steward's keys win over `engine.config`
+ * for everything that keeps the engine locked down (tools, permissions, sharing, updates), so
+ * a config file cannot turn the shell back on by accident.
+ */
+export function buildOpencodeConfig(input: EngineConfigInput): Record<string, unknown> {
+  const extra = input.extra;
+  const extraMcp = isRecord(extra.mcp) ? extra.mcp : {};
+  const steward: McpServerEntry = {
+    type: 'local',
+    command: input.mcpCommand ?? [process.execPath, defaultCliPath, 'mcp'],
+    environment: input.mcpEnv,
+    enabled: true,
+    timeout: 10_000,
+  };
+  return {
+    ...extra,
+    autoupdate: false,
+    share: 'disabled',
+    snapshot: false,
+    lsp: false,
+    formatter: false,
+    mcp: { ...extraMcp, [STEWARD_MCP_NAME]: steward },
+    tools: Object.fromEntries(BUILTIN_TOOLS.map((name) => [name, false])),
+    permission: Object.fromEntries(DENIED_PERMISSIONS.map((name) => [name, 'deny'])),
+  };
+}
+
+/**
+ * What `steward mcp` needs to reach the same Redis, workspace and secrets as this process.
+ * Nothing else of Steward's configuration (JWT secret, engine password) is handed to the engine.
+ */
+export function stewardMcpEnv(config: LoadedConfig, redisUrl: string): Record<string, string> {
+  return {
+    REDIS_URL: redisUrl,
+    STEWARD_REDIS_PREFIX: config.redis.prefix,
+    STEWARD_WORKSPACE: config.paths.workspace,
+    STEWARD_DATA_DIR: config.paths.data,
+    STEWARD_LOG_LEVEL: config.log.level,
+    ...(config.secrets.key ? { STEWARD_SECRETS_KEY: config.secrets.key } : {}),
+    ...(config.file ? { STEWARD_CONFIG: path.resolve(config.file) } : {}),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,7 @@
+/**
+ * A failure meant for the AI, not a crash: the tool server turns it into an `isError: true`
+ * result whose text is this message, so it should say what went wrong and what to try instead.
+ */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}

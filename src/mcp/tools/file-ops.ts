@@ -1,0 +1,104 @@
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolError } from '../tool-error.js';
+import { relativeTo, resolveInside } from './paths.js';
+
+/** Files larger than this are cut, so one read cannot flood the AI's context. */
+export const maxReadBytes = 1024 * 1024;
+export const maxListEntries = 1000;
+
+export interface Root {
+  dir: string;
+  label: string;
+  createRoot?: boolean;
+}
+
+export async function readText(root: Root, userPath: string): Promise<string> {
+  const file = await resolveInside(root.dir, userPath, root);
+  const info = await stat(file).catch(() => undefined);
+  if (!info) throw new ToolError(`${userPath} does not exist in the ${root.label}`);
+  if (info.isDirectory()) throw new ToolError(`${userPath} is a directory; use the list tool to see its entries`);
+  const handle = await open(file, constants.O_RDONLY);
+  try {
+    const buffer = Buffer.alloc(Math.min(info.size, maxReadBytes));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const data = buffer.subarray(0, bytesRead);
+    if (data.includes(0)) throw new ToolError(`${userPath} is a binary file; only text files can be read`);
+    const text = data.toString('utf8');
+    return info.size > maxReadBytes
+      ? `${text}\n\n[truncated: showing the first ${maxReadBytes} of ${info.size} bytes]`
+      : text;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Refuses text that came back redacted: writing it would replace a real value with a marker. */
+export function assertNoRedaction(content: string): void {
+  if (content.includes('[REDACTED:')) {
+    throw new ToolError(
+      'content refused: it contains a [REDACTED:…] marker, which stands for a secret that was hidden from you; writing it would destroy the original value',
+    );
+  }
+}
+
+export interface WriteOptions {
+  append?: boolean;
+}
+
+/** Writes a text file, creating parent directories; returns the real path written. */
+export async function writeText(root: Root, userPath: string, content: string, options: WriteOptions = {}): Promise<string> {
+  assertNoRedaction(content);
+  const file = await resolveInside(root.dir, userPath, root);
+  const info = await stat(file).catch(() => undefined);
+  if (info?.isDirectory()) throw new ToolError(`${userPath} is a directory, not a file`);
+  await mkdir(path.dirname(file), { recursive: true });
+  // O_NOFOLLOW: a symlink planted after the path check cannot redirect the write.
+  const flags =
+    constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (options.append ? constants.O_APPEND : constants.O_TRUNC);
+  const handle = await open(file, flags, 0o644).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ELOOP') throw new ToolError(`${userPath} is a symbolic link; write to its target instead`);
+    throw err;
+  });
+  try {
+    await handle.writeFile(content, 'utf8');
+  } finally {
+    await handle.close();
+  }
+  return file;
+}
+
+export interface ListOptions {
+  recursive?: boolean;
+  /** Skip names starting with a dot (the vault's .git, editor folders). */
+  hideDotfiles?: boolean;
+}
+
+/** Entries relative to the listed directory, directories with a trailing `/`. */
+export async function listEntries(root: Root, userPath: string, options: ListOptions = {}): Promise<string> {
+  const dir = await resolveInside(root.dir, userPath, root);
+  const info = await stat(dir).catch(() => undefined);
+  if (!info) throw new ToolError(`${userPath} does not exist in the ${root.label}`);
+  if (!info.isDirectory()) throw new ToolError(`${userPath} is a file; use the read tool`);
+  const out: string[] = [];
+  let truncated = false;
+  const walk = async (current: string): Promise<void> => {
+    const entries = (await readdir(current, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      if (options.hideDotfiles && entry.name.startsWith('.')) continue;
+      if (out.length >= maxListEntries) {
+        truncated = true;
+        return;
+      }
+      const full = path.join(current, entry.name);
+      const rel = relativeTo(dir, full);
+      // Symlinked directories are listed but not entered, so a walk cannot leave the root or loop.
+      out.push(entry.isDirectory() ? `${rel}/` : rel);
+      if (options.recursive && entry.isDirectory()) await walk(full);
+    }
+  };
+  await walk(dir);
+  if (out.length === 0) return '(empty)';
+  return truncated ? `${out.join('\n')}\n[truncated at ${maxListEntries} entries]` : out.join('\n');
+}

@@ -1,0 +1,56 @@
+import { deliveryPayload } from '../../queue/definitions.js';
+import type { RunState } from '../run-state.js';
+import type { ScheduleStore } from '../schedule-store.js';
+import type { ProviderName } from '../schedule-schema.js';
+import { DeliveryError, type ProviderRegistry } from './provider.js';
+
+export interface DeliveryJob {
+  data: unknown;
+  attemptsMade: number;
+  opts: { attempts?: number };
+}
+
+/**
+ * Processes one `deliveries` job: sends through the provider and records the outcome in the
+ * run's history entry. Transient failures are rethrown so BullMQ retries with backoff; the last
+ * attempt, or a permanent failure, is recorded as `delivery: {status: 'error'}`. The run's own
+ * result was written before delivery started, so nothing here can lose it.
+ */
+export function createDeliveryProcessor(deps: {
+  providers: ProviderRegistry;
+  runState: RunState;
+  store: ScheduleStore;
+}) {
+  return async (job: DeliveryJob): Promise<void> => {
+    const p = deliveryPayload.parse(job.data);
+    const provider = deps.providers[p.provider as ProviderName];
+    if (!provider) {
+      await deps.runState.setDelivery(p.scheduleId, p.runId, {
+        status: 'error',
+        error: 'provider not configured',
+      });
+      return;
+    }
+    const schedule = await deps.store.get(p.scheduleId);
+    try {
+      await provider.deliver(p.channelId, {
+        scheduleId: p.scheduleId,
+        scheduleName: schedule?.name ?? p.scheduleId,
+        runId: p.runId,
+        status: p.status,
+        output: p.output,
+        at: p.at,
+      });
+    } catch (err) {
+      const permanent = err instanceof DeliveryError && err.permanent;
+      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (!permanent && !lastAttempt) throw err;
+      await deps.runState.setDelivery(p.scheduleId, p.runId, {
+        status: 'error',
+        error: (err as Error).message,
+      });
+      return;
+    }
+    await deps.runState.setDelivery(p.scheduleId, p.runId, { status: 'success' });
+  };
+}

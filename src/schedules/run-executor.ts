@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import type { DeliveryPayload } from '../queue/definitions.js';
+import type { RunOutcome, RunState, InFlight } from './run-state.js';
+import { parseMember } from './run-state.js';
+import type { ScheduleStore, StoredSchedule } from './schedule-store.js';
+
+export interface ScriptOutcome {
+  success: boolean;
+  result?: unknown;
+  error?: string;
+  duration_ms: number;
+  logs: string[];
+}
+/** The script runner's contract: approval is checked there (refusals come back as failures). */
+export type RunScript = (name: string, args: Record<string, unknown>) => Promise<ScriptOutcome>;
+/** Sends `prompt` to the AI engine and resolves with the final reply text. */
+export type RunAgent = (prompt: string, timeoutMs: number, title: string) => Promise<string>;
+
+export interface ExecutorDeps {
+  store: ScheduleStore;
+  runState: RunState;
+  redact(text: string): string;
+  runScript?: RunScript;
+  runAgent?: RunAgent;
+  /** Called after a run_once schedule disabled itself, to remove its job scheduler. */
+  onDisabled(scheduleId: string): Promise<void>;
+  enqueueDelivery(payload: DeliveryPayload): Promise<void>;
+  misfireWindowMs: number;
+  agentTimeoutMs: number;
+  leaseMs: number;
+  log: { warn(obj: object, msg: string): void };
+}
+
+export interface RunRequest {
+  scheduleId: string;
+  /** Epoch ms of the cron fire time; null for a manual run. */
+  fireTime: number | null;
+  jobId: string;
+}
+
+export const outputCapBytes = 64 * 1024;
+
+export function capOutput(text: string, cap = outputCapBytes): string {
+  if (Buffer.byteLength(text, 'utf8') <= cap) return text;
+  const marker = '\n…[output truncated at 64 KiB]';
+  const budget = cap - Buffer.byteLength(marker, 'utf8');
+  // Cut on a character boundary: decoding a truncated buffer would leave a replacement char.
+  let cut = Buffer.from(text, 'utf8').subarray(0, budget).toString('utf8');
+  if (cut.endsWith('\uFFFD')) cut = cut.slice(0, -1);
+  return cut + marker;
+}
+
+function resultText(result: unknown): string {
+  if (result === undefined || result === null) return '';
+  if (typeof result === 'string') return result;
+  return JSON.stringify(result);
+}
+
+export const interruptedMessage =
+  'the worker running this schedule stopped before the run finished; it was not retried so that it cannot run twice';
+
+export function createRunExecutor(deps: ExecutorDeps) {
+  const clean = (text: string) => capOutput(deps.redact(text));
+
+  async function perform(s: StoredSchedule): Promise<Pick<RunOutcome, 'status' | 'error' | 'output'>> {
+    if (s.type === 'script') {
+      if (!deps.runScript) throw new Error('script runs are not available in this process');
+      const r = await deps.runScript(s.script_name ?? '', {});
+      if (r.success) return { status: 'success', error: '', output: resultText(r.result) };
+      return { status: 'error', error: r.error ?? 'the script failed', output: r.logs.join('\n') };
+    }
+    if (!deps.runAgent) throw new Error('no AI engine is configured for agent schedules');
+    const reply = await deps.runAgent(s.prompt ?? '', deps.agentTimeoutMs, `schedule:${s.name}`);
+    return { status: 'success', error: '', output: reply };
+  }
+
+  async function finalize(s: StoredSchedule | null, run: InFlight, result: Pick<RunOutcome, 'status' | 'error' | 'output'>) {
+    const outcome: RunOutcome = {
+      status: result.status,
+      error: clean(result.error),
+      output: clean(result.output),
+      finishedAt: new Date().toISOString(),
+      ...(s?.output_target ? { delivery: { status: 'pending' as const } } : {}),
+    };
+    const done = await deps.runState.finish(run, outcome);
+    if (done === 'run_once') await deps.onDisabled(run.scheduleId);
+    if ((done === 'ok' || done === 'run_once') && s?.output_target) {
+      await deps.enqueueDelivery({
+        scheduleId: run.scheduleId,
+        runId: run.runId,
+        provider: s.output_target.provider,
+        channelId: s.output_target.channel_id,
+        status: outcome.status,
+        output: outcome.output,
+        at: outcome.finishedAt,
+      });
+    }
+  }
+
+  /** A second delivery of a claimed firing: the holder is alive, finished, or died mid-run. */
+  async function onDuplicate(claimKey: string): Promise<void> {
+    const info = await deps.runState.inspectClaim(claimKey);
+    if (!info || info.deadline === null || info.deadline > Date.now()) return;
+    const run = parseMember(info.member);
+    if (!run) return;
+    await finalize(await deps.store.get(run.scheduleId), run, {
+      status: 'error',
+      error: interruptedMessage,
+      output: '',
+    });
+  }
+
+  return {
+    async execute(req: RunRequest): Promise<void> {
+      const s = await deps.store.get(req.scheduleId);
+      if (!s) return;
+      if (req.fireTime !== null) {
+        if (req.fireTime <= s.misfire_through) return;
+        if (Date.now() - req.fireTime > deps.misfireWindowMs) {
+          const at = new Date().toISOString();
+          await deps.runState.skip(s.id, req.fireTime, {
+            id: randomBytes(12).toString('base64url'),
+            scheduled_at: new Date(req.fireTime).toISOString(),
+            started_at: null,
+            finished_at: at,
+            status: 'skipped',
+            error: `not run: picked up ${Math.round((Date.now() - req.fireTime) / 1000)} s after its fire time, outside the misfire window`,
+            output: '',
+          });
+          return;
+        }
+      }
+      const run: InFlight = {
+        scheduleId: s.id,
+        runId: randomBytes(12).toString('base64url'),
+        fireTime: req.fireTime,
+        startedAt: new Date().toISOString(),
+      };
+      const claim = await deps.runState.claim(run, req.jobId);
+      if (claim === 'duplicate') return onDuplicate(deps.runState.claimKey(run, req.jobId));
+      if (claim !== 'claimed') return;
+
+      const heartbeat = setInterval(() => {
+        deps.runState.renew(run).catch((err: Error) => deps.log.warn({ err: err.message }, 'lease renewal failed'));
+      }, Math.max(100, Math.floor(deps.leaseMs / 3)));
+      let result: Pick<RunOutcome, 'status' | 'error' | 'output'>;
+      try {
+        result = await perform(s);
+      } catch (err) {
+        result = { status: 'error', error: (err as Error).message, output: '' };
+      } finally {
+        clearInterval(heartbeat);
+      }
+      await finalize(s, run, result);
+    },
+    /** Ends runs whose lease expired (their worker died); safe to call from every replica. */
+    async sweepExpired(now = Date.now()): Promise<number> {
+      let ended = 0;
+      for (const { run } of await deps.runState.expired(now)) {
+        await finalize(await deps.store.get(run.scheduleId), run, {
+          status: 'error',
+          error: interruptedMessage,
+          output: '',
+        });
+        ended++;
+      }
+      return ended;
+    },
+  };
+}
+
+export type RunExecutor = ReturnType<typeof createRunExecutor>;

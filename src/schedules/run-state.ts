@@ -1,0 +1,198 @@
+import { keys } from '../store/keys.js';
+import type { Redis } from '../store/redis.js';
+import { runHistoryLimit } from './schedule-store.js';
+import type { RunEntry, RunStatus } from './schedule-schema.js';
+
+/**
+ * The atomic steps of a run's life in Redis. A run is claimed once (SET NX on its fire time),
+ * leased while in flight (a ZSET scored by lease deadline, renewed by the running worker) and
+ * finished once (ZREM decides who finalises, so a duplicate or a sweeper can never write twice).
+ */
+
+/** What identifies a run in flight; serialised as the ZSET member and the claim's value. */
+export interface InFlight {
+  scheduleId: string;
+  runId: string;
+  /** Epoch ms of the cron fire time; null for a manual run. */
+  fireTime: number | null;
+  startedAt: string;
+}
+
+export const memberOf = (run: InFlight) =>
+  JSON.stringify({ s: run.scheduleId, r: run.runId, f: run.fireTime, t: run.startedAt });
+
+export function parseMember(member: string): InFlight | null {
+  try {
+    const m = JSON.parse(member) as { s: string; r: string; f: number | null; t: string };
+    return { scheduleId: m.s, runId: m.r, fireTime: m.f, startedAt: m.t };
+  } catch {
+    return null;
+  }
+}
+
+const claimLua = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
+local fire = ARGV[4]
+if fire ~= '' then
+  local through = tonumber(redis.call('HGET', KEYS[1], 'misfire_through') or '0')
+  if tonumber(fire) <= through then return 'superseded' end
+end
+if not redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[1]) then return 'duplicate' end
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[2])
+redis.call('HSET', KEYS[1], 'last_run_status', 'running')
+if fire ~= '' then
+  local last = tonumber(redis.call('HGET', KEYS[1], 'last_fire_at') or '0')
+  if tonumber(fire) > last then redis.call('HSET', KEYS[1], 'last_fire_at', fire) end
+end
+return 'claimed'
+`;
+
+const finishLua = `
+if redis.call('ZREM', KEYS[3], ARGV[1]) == 0 then return 'finished' end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
+redis.call('HSET', KEYS[1], 'last_run_at', ARGV[3], 'last_run_status', ARGV[4],
+  'last_run_error', ARGV[5], 'last_run_output', ARGV[6])
+redis.call('LPUSH', KEYS[2], ARGV[2])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[7]) - 1)
+if redis.call('HGET', KEYS[1], 'run_once') == '1' then
+  if redis.call('HGET', KEYS[1], 'enabled') == '1' then
+    redis.call('HSET', KEYS[1], 'enabled', '0', 'updated_at', ARGV[8])
+  end
+  return 'run_once'
+end
+return 'ok'
+`;
+
+const skipLua = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if not redis.call('SET', KEYS[3], 'skipped', 'NX', 'PX', ARGV[2]) then return 0 end
+redis.call('LPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[3]) - 1)
+local through = tonumber(redis.call('HGET', KEYS[1], 'misfire_through') or '0')
+if tonumber(ARGV[4]) > through then redis.call('HSET', KEYS[1], 'misfire_through', ARGV[4]) end
+return 1
+`;
+
+const deliveryLua = `
+local items = redis.call('LRANGE', KEYS[1], 0, -1)
+for i, raw in ipairs(items) do
+  local entry = cjson.decode(raw)
+  if entry.id == ARGV[1] then
+    entry.delivery = cjson.decode(ARGV[2])
+    redis.call('LSET', KEYS[1], i - 1, cjson.encode(entry))
+    return 1
+  end
+end
+return 0
+`;
+
+export type ClaimResult = 'claimed' | 'duplicate' | 'superseded' | 'gone';
+export type FinishResult = 'ok' | 'run_once' | 'finished' | 'gone';
+
+export interface RunOutcome {
+  status: Exclude<RunStatus, 'running'>;
+  error: string;
+  output: string;
+  finishedAt: string;
+  /** Set when the schedule has an output target: delivery follows the run. */
+  delivery?: RunEntry['delivery'];
+}
+
+export function createRunState(redis: Redis, opts: { leaseMs: number; claimRetentionMs: number }) {
+  const claimKey = (run: InFlight, jobId: string) =>
+    run.fireTime === null
+      ? keys.scheduleManualClaim(run.scheduleId, jobId)
+      : keys.scheduleFired(run.scheduleId, run.fireTime);
+
+  return {
+    claimKey,
+    async claim(run: InFlight, jobId: string): Promise<ClaimResult> {
+      const member = memberOf(run);
+      return (await redis.eval(
+        claimLua,
+        3,
+        keys.schedule(run.scheduleId),
+        claimKey(run, jobId),
+        keys.scheduleRunning(),
+        String(opts.claimRetentionMs),
+        member,
+        String(Date.now() + opts.leaseMs),
+        run.fireTime === null ? '' : String(run.fireTime),
+      )) as ClaimResult;
+    },
+    /** The in-flight member a claim key points at, and its lease deadline (null once finished). */
+    async inspectClaim(key: string): Promise<{ member: string; deadline: number | null } | null> {
+      const member = await redis.get(key);
+      if (member === null || member === 'skipped') return null;
+      const score = await redis.zscore(keys.scheduleRunning(), member);
+      return { member, deadline: score === null ? null : Number(score) };
+    },
+    async renew(run: InFlight): Promise<void> {
+      await redis.zadd(keys.scheduleRunning(), 'XX', Date.now() + opts.leaseMs, memberOf(run));
+    },
+    async finish(run: InFlight, outcome: RunOutcome): Promise<FinishResult> {
+      const entry: RunEntry = {
+        id: run.runId,
+        scheduled_at: run.fireTime === null ? null : new Date(run.fireTime).toISOString(),
+        started_at: run.startedAt,
+        finished_at: outcome.finishedAt,
+        status: outcome.status,
+        error: outcome.error,
+        output: outcome.output,
+        ...(outcome.delivery ? { delivery: outcome.delivery } : {}),
+      };
+      return (await redis.eval(
+        finishLua,
+        3,
+        keys.schedule(run.scheduleId),
+        keys.scheduleRuns(run.scheduleId),
+        keys.scheduleRunning(),
+        memberOf(run),
+        JSON.stringify(entry),
+        outcome.finishedAt,
+        outcome.status,
+        outcome.error,
+        outcome.output,
+        String(runHistoryLimit),
+        new Date().toISOString(),
+      )) as FinishResult;
+    },
+    /** Records missed firings as one `skipped` entry, once (claimed on the newest fire time). */
+    async skip(scheduleId: string, newest: number, entry: RunEntry): Promise<boolean> {
+      const done = await redis.eval(
+        skipLua,
+        3,
+        keys.schedule(scheduleId),
+        keys.scheduleRuns(scheduleId),
+        keys.scheduleFired(scheduleId, newest),
+        JSON.stringify(entry),
+        String(opts.claimRetentionMs),
+        String(runHistoryLimit),
+        String(newest),
+      );
+      return done === 1;
+    },
+    async setDelivery(scheduleId: string, runId: string, delivery: RunEntry['delivery']) {
+      await redis.eval(
+        deliveryLua,
+        1,
+        keys.scheduleRuns(scheduleId),
+        runId,
+        JSON.stringify(delivery),
+      );
+    },
+    /** Runs whose lease ran out: their worker died or hung past the lease. */
+    async expired(now = Date.now(), limit = 100): Promise<Array<{ member: string; run: InFlight }>> {
+      const members = await redis.zrangebyscore(keys.scheduleRunning(), '-inf', now, 'LIMIT', 0, limit);
+      return members.flatMap((member) => {
+        const run = parseMember(member);
+        return run ? [{ member, run }] : [];
+      });
+    },
+    async dropMember(member: string): Promise<void> {
+      await redis.zrem(keys.scheduleRunning(), member);
+    },
+  };
+}
+
+export type RunState = ReturnType<typeof createRunState>;

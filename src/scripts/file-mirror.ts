@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { isScriptName, maxSourceBytes } from './script-names.js';
+
+export interface DiskScript {
+  name: string;
+  source: string;
+}
+
+export interface DiskScan {
+  files: DiskScript[];
+  /** Files that cannot be scripts (bad name, too large, unreadable), with the reason. */
+  skipped: Array<{ name: string; message: string }>;
+}
+
+/**
+ * `<workspace>/scripts/<name>`, a mirror of the store for people who edit with their own tools.
+ * Writes go to a temporary file renamed over the target, so a reader (or a crash) never sees
+ * half a script.
+ */
+export function createFileMirror(dir: string) {
+  const fileOf = (name: string) => {
+    if (!isScriptName(name)) throw new Error(`not a script name: ${name}`);
+    return path.join(dir, name);
+  };
+
+  return {
+    dir,
+    fileOf,
+
+    async write(name: string, source: string): Promise<void> {
+      await mkdir(dir, { recursive: true });
+      const target = fileOf(name);
+      const temp = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+      try {
+        await writeFile(temp, source, { encoding: 'utf8', mode: 0o644 });
+        await rename(temp, target);
+      } catch (err) {
+        await rm(temp, { force: true });
+        throw err;
+      }
+    },
+
+    async remove(name: string): Promise<void> {
+      await rm(fileOf(name), { force: true });
+    },
+
+    /** The file's text, or null when there is none. */
+    async read(name: string): Promise<string | null> {
+      try {
+        return await readFile(fileOf(name), 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+    },
+
+    async scan(): Promise<DiskScan> {
+      const scan: DiskScan = { files: [], skipped: [] };
+      let entries: string[];
+      try {
+        entries = await readdir(dir);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return scan;
+        throw err;
+      }
+      for (const entry of entries.sort()) {
+        if (!entry.endsWith('.star')) continue;
+        if (!isScriptName(entry)) {
+          scan.skipped.push({ name: entry, message: 'not a valid script name' });
+          continue;
+        }
+        const file = path.join(dir, entry);
+        try {
+          const info = await stat(file);
+          if (!info.isFile()) continue;
+          if (info.size > maxSourceBytes) {
+            scan.skipped.push({ name: entry, message: `larger than ${maxSourceBytes} bytes` });
+            continue;
+          }
+          scan.files.push({ name: entry, source: await readFile(file, 'utf8') });
+        } catch (err) {
+          scan.skipped.push({ name: entry, message: (err as Error).message });
+        }
+      }
+      return scan;
+    },
+  };
+}
+
+export type FileMirror = ReturnType<typeof createFileMirror>;

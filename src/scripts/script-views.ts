@@ -1,0 +1,29 @@
+import type { ExecutionEntry, ScriptRecord } from './script-record.js';
+
+/** The list entry of `GET /api/scripts` (also what `script_list` shows). */
+export function toListEntry(record: ScriptRecord) {
+  return {
+    name: record.name,
+    path: `scripts/${record.name}`,
+    hash: record.hash,
+    status: record.status,
+    description: record.metadata.description,
+    required_secrets: record.metadata.secrets,
+    ...(record.status === 'approved' && record.approved_at && record.approved_by
+      ? { approved_at: record.approved_at, approved_by: record.approved_by }
+      : {}),
+    created_at: record.created_at,
+    modified_at: record.modified_at,
+  };
+}
+
+export function toDetail(record: ScriptRecord, history: ExecutionEntry[]) {
+  return {
+    name: record.name,
+    source: record.source,
+    hash: record.hash,
+    status: record.status,
+    metadata: { ...record.metadata },
+    execution_history: history,
+  };
+}

@@ -1,0 +1,379 @@
+import {
+  Bytes,
+  Dict,
+  List,
+  None,
+  SFloat,
+  StarlarkError,
+  Tuple,
+  binary,
+  getAttr,
+  index,
+  repr,
+  slice,
+  truth,
+  unary,
+  type Value,
+} from '../values/index.js';
+import type * as A from '../syntax/ast.js';
+import { callExpr } from './compile-call.js';
+import { compileComprehension } from './compile-comp.js';
+import { encodePos, type FnCtx } from './context.js';
+import { makeFunction } from './compile-function.js';
+import { Cell, type Frame } from './function.js';
+
+export type Eval = (f: Frame) => Value;
+
+const MAX = Number.MAX_SAFE_INTEGER;
+const MIN = Number.MIN_SAFE_INTEGER;
+
+function unbound(kind: string, name: string): StarlarkError {
+  return new StarlarkError(`${kind} variable ${name} referenced before assignment`);
+}
+
+export function compileIdent(c: FnCtx, id: A.Ident): Eval {
+  const b = id.binding;
+  const name = id.name;
+  if (b === null) throw new Error(`unresolved identifier ${name}`);
+  const i = b.index;
+  switch (b.scope) {
+    case 'local':
+      return (f) => {
+        const v = f.locals[i];
+        if (v !== undefined) return v;
+        throw unbound('local', name);
+      };
+    case 'cell':
+      return (f) => {
+        const v = (f.locals[i] as unknown as Cell).v;
+        if (v !== undefined) return v;
+        throw unbound('local', name);
+      };
+    case 'free':
+      return (f) => {
+        const v = (f.free[i] as Cell).v;
+        if (v !== undefined) return v;
+        throw unbound('local', name);
+      };
+    case 'global':
+    case 'filelocal': {
+      const g = c.mod.globals;
+      const kind = b.scope === 'global' ? 'global' : 'local';
+      return () => {
+        const v = g[i];
+        if (v !== undefined) return v;
+        throw unbound(kind, name);
+      };
+    }
+    default: {
+      const v = c.mod.lookup(name);
+      if (v === undefined) return () => { throw new StarlarkError(`undefined: ${name}`); };
+      return () => v;
+    }
+  }
+}
+
+function literal(l: A.Literal): Eval {
+  const lv = l.value;
+  let v: Value;
+  switch (lv.type) {
+    case 'float':
+      v = new SFloat(lv.v);
+      break;
+    case 'bytes':
+      v = new Bytes(lv.v);
+      break;
+    default:
+      v = lv.v;
+  }
+  return () => v;
+}
+
+export function elems(c: FnCtx, xs: A.Expr[]): (f: Frame) => Value[] {
+  const es = xs.map((x) => compileExpr(c, x));
+  const n = es.length;
+  if (n === 0) return () => [];
+  if (n === 1) {
+    const e0 = es[0] as Eval;
+    return (f) => [e0(f)];
+  }
+  if (n === 2) {
+    const e0 = es[0] as Eval;
+    const e1 = es[1] as Eval;
+    return (f) => [e0(f), e1(f)];
+  }
+  return (f) => {
+    const out: Value[] = [];
+    for (let i = 0; i < n; i++) out.push((es[i] as Eval)(f));
+    return out;
+  };
+}
+
+function dictLiteral(c: FnCtx, e: A.DictExpr): Eval {
+  const ks = e.entries.map((en) => compileExpr(c, en.key));
+  const vs = e.entries.map((en) => compileExpr(c, en.value));
+  const ps = e.entries.map((en) => encodePos(en.key));
+  const n = ks.length;
+  return (f) => {
+    const d = new Dict();
+    for (let i = 0; i < n; i++) {
+      const k = (ks[i] as Eval)(f);
+      const v = (vs[i] as Eval)(f);
+      f.pos = ps[i] as number;
+      if (d.get(k) !== undefined) throw new StarlarkError(`duplicate key: ${repr(k)}`);
+      d.set(k, v);
+    }
+    return d;
+  };
+}
+
+function unaryExpr(c: FnCtx, e: A.UnaryExpr): Eval {
+  const x = compileExpr(c, e.x);
+  const p = encodePos(e);
+  switch (e.op) {
+    case 'not':
+      return (f) => {
+        const v = x(f);
+        return typeof v === 'boolean' ? !v : !truth(v);
+      };
+    case '-':
+      return (f) => {
+        const v = x(f);
+        if (typeof v === 'number' && v !== 0) return -v;
+        f.pos = p;
+        return unary('-', v);
+      };
+    default: {
+      const op = e.op as '+' | '~';
+      return (f) => {
+        const v = x(f);
+        f.pos = p;
+        return unary(op, v);
+      };
+    }
+  }
+}
+
+/** Binary operators, with inline fast paths for small ints and strings. */
+function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
+  const x = compileExpr(c, e.x);
+  const y = compileExpr(c, e.y);
+  const p = encodePos(e);
+  const op = e.op;
+  switch (op) {
+    case 'and':
+      return (f) => {
+        const a = x(f);
+        return (typeof a === 'boolean' ? a : truth(a)) ? y(f) : a;
+      };
+    case 'or':
+      return (f) => {
+        const a = x(f);
+        return (typeof a === 'boolean' ? a : truth(a)) ? a : y(f);
+      };
+    case '+':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a + b;
+          if (r <= MAX && r >= MIN) return r;
+        } else if (typeof a === 'string' && typeof b === 'string') {
+          const n = a.length + b.length;
+          if (n > f.thread.maxAlloc) f.thread.alloc(n);
+          return a + b;
+        }
+        f.pos = p;
+        return binary('+', a, b, f.thread);
+      };
+    case '-':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a - b;
+          if (r <= MAX && r >= MIN) return r;
+        }
+        f.pos = p;
+        return binary('-', a, b, f.thread);
+      };
+    case '*':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a * b;
+          if (r <= MAX && r >= MIN && r !== 0) return r;
+          if (r === 0) return 0;
+        }
+        f.pos = p;
+        return binary('*', a, b, f.thread);
+      };
+    case '%':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number' && a >= 0 && b > 0) return a % b;
+        f.pos = p;
+        return binary('%', a, b, f.thread);
+      };
+    case '//':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        // Small operands only: float division of large ints may round across an integer.
+        if (typeof a === 'number' && typeof b === 'number' && (a | 0) === a && (b | 0) === b && b !== 0) {
+          const r = Math.floor(a / b);
+          return r === 0 ? 0 : r;
+        }
+        f.pos = p;
+        return binary('//', a, b, f.thread);
+      };
+    case '<':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') return a < b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    case '<=':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') return a <= b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    case '>':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') return a > b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    case '>=':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') return a >= b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    case '==':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        const ta = typeof a;
+        if (ta === typeof b && (ta === 'number' || ta === 'string' || ta === 'boolean')) return a === b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    case '!=':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        const ta = typeof a;
+        if (ta === typeof b && (ta === 'number' || ta === 'string' || ta === 'boolean')) return a !== b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    default:
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+  }
+}
+
+function indexExpr(c: FnCtx, e: A.IndexExpr): Eval {
+  const x = compileExpr(c, e.x);
+  const k = compileExpr(c, e.index);
+  const p = encodePos(e);
+  return (f) => {
+    const a = x(f);
+    const i = k(f);
+    if (typeof i === 'number' && a instanceof List) {
+      const items = a.items;
+      const j = i < 0 ? i + items.length : i;
+      if (j >= 0 && j < items.length) return items[j] as Value;
+    }
+    f.pos = p;
+    return index(a, i);
+  };
+}
+
+function sliceExpr(c: FnCtx, e: A.SliceExpr): Eval {
+  const x = compileExpr(c, e.x);
+  const none: Eval = () => None;
+  const lo = e.lo === null ? none : compileExpr(c, e.lo);
+  const hi = e.hi === null ? none : compileExpr(c, e.hi);
+  const step = e.step === null ? none : compileExpr(c, e.step);
+  const p = encodePos(e);
+  return (f) => {
+    const a = x(f);
+    const l = lo(f);
+    const h = hi(f);
+    const s = step(f);
+    f.pos = p;
+    return slice(a, l, h, s);
+  };
+}
+
+export function compileExpr(c: FnCtx, e: A.Expr): Eval {
+  switch (e.kind) {
+    case 'Ident':
+      return compileIdent(c, e);
+    case 'Literal':
+      return literal(e);
+    case 'Paren':
+      return compileExpr(c, e.x);
+    case 'List': {
+      const mk = elems(c, e.elems);
+      return (f) => new List(mk(f));
+    }
+    case 'Tuple': {
+      if (e.elems.length === 0) return () => Tuple.empty;
+      const mk = elems(c, e.elems);
+      return (f) => new Tuple(mk(f));
+    }
+    case 'Dict':
+      return dictLiteral(c, e);
+    case 'Comp':
+      return compileComprehension(c, e);
+    case 'Unary':
+      return unaryExpr(c, e);
+    case 'Binary':
+      return binaryExpr(c, e);
+    case 'Cond': {
+      const cond = compileExpr(c, e.cond);
+      const a = compileExpr(c, e.then);
+      const b = compileExpr(c, e.else);
+      return (f) => {
+        const v = cond(f);
+        return (typeof v === 'boolean' ? v : truth(v)) ? a(f) : b(f);
+      };
+    }
+    case 'Dot': {
+      const x = compileExpr(c, e.x);
+      const p = encodePos(e);
+      const name = e.name;
+      return (f) => {
+        const v = x(f);
+        f.pos = p;
+        return getAttr(v, name, f.thread);
+      };
+    }
+    case 'Index':
+      return indexExpr(c, e);
+    case 'Slice':
+      return sliceExpr(c, e);
+    case 'Call':
+      return callExpr(c, e);
+    case 'Lambda':
+      return makeFunction(c, 'lambda', e.params, e.scope, e, { kind: 'expr', body: e.body });
+  }
+}

@@ -1,0 +1,29 @@
+import type { Value } from '../values/index.js';
+import type { Binding, FunctionScope } from '../syntax/binding.js';
+import type { Pos } from '../syntax/ast.js';
+import type { EvalThread } from './thread.js';
+import { POS_SCALE } from './thread.js';
+
+/** Resolves `load(module, ...)` for a program: returns the module's members. */
+export type Loader = (module: string, thread: EvalThread) => ReadonlyMap<string, Value>;
+
+/** Per-module compilation state shared by all closures of one program. */
+export interface ModuleCtx {
+  readonly file: string;
+  /** Module-level slots (globals and file-local load bindings); undefined means unbound. */
+  readonly globals: Array<Value | undefined>;
+  readonly globalBindings: readonly Binding[];
+  /** Predeclared value or universal builtin by name. */
+  lookup(name: string): Value | undefined;
+  readonly loader: Loader | null;
+}
+
+/** Compilation state of one function (or the module's top level). */
+export interface FnCtx {
+  readonly mod: ModuleCtx;
+  readonly scope: FunctionScope;
+}
+
+export function encodePos(p: Pos): number {
+  return p.line * POS_SCALE + Math.min(p.col, POS_SCALE - 1);
+}

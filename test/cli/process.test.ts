@@ -1,0 +1,108 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, startEmbeddedRedis } from '../../src/store/embedded-redis.js';
+import { createRedis } from '../../src/store/redis.js';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.js';
+
+const cli = path.resolve(__dirname, '../../dist/cli/main.js');
+
+function startSteward(env: Record<string, string>, cwd: string): ChildProcess {
+  return spawn(process.execPath, [cli, 'start'], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('steward start', () => {
+  const prefix = uniquePrefix('cli');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-cli-'));
+  afterAll(async () => {
+    await dropPrefix(prefix);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves health within 5 s, reports setup, and exits 0 on SIGTERM', async () => {
+    const port = await freePort();
+    const child = startSteward(
+      {
+        REDIS_URL: testRedisUrl(),
+        STEWARD_REDIS_PREFIX: prefix,
+        STEWARD_PORT: String(port),
+        STEWARD_HOST: '127.0.0.1',
+        STEWARD_LOG_LEVEL: 'warn',
+      },
+      dir,
+    );
+    const base = `http://127.0.0.1:${port}`;
+    const started = Date.now();
+    const body = await waitFor(async () => {
+      const res = await fetch(`${base}/healthz`);
+      return res.ok ? res.text() : undefined;
+    }, 5000);
+    expect(body).toBe('OK');
+    expect(Date.now() - started).toBeLessThan(5000);
+
+    const health = await fetch(`${base}/health`);
+    expect(health.status).toBe(503);
+    expect((await health.json()).reason).toBe('setup_required');
+    const ready = await fetch(`${base}/ready`);
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).reason).toBe('admin_setup');
+
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const killedAt = Date.now();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+  });
+
+  it('stops with a message naming the key when STEWARD_PORT is not a number', () => {
+    const result = spawnSync(process.execPath, [cli, 'start'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', STEWARD_PORT: 'abc', REDIS_URL: testRedisUrl() },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/server\.port \(from STEWARD_PORT\)/);
+  });
+
+  it('answers --help for every role', () => {
+    for (const role of ['start', 'api', 'worker', 'mcp', 'version']) {
+      const result = spawnSync(process.execPath, [cli, role, '--help'], { encoding: 'utf8' });
+      expect(result.status, role).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`Usage: steward ${role}`));
+    }
+  });
+});
+
+describe('embedded Redis', () => {
+  it('starts a private redis-server with AOF under the data dir and stops it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-embedded-'));
+    const embedded = await startEmbeddedRedis(path.join(dir, 'redis'));
+    const redis = createRedis({ url: embedded.url, prefix: '' }, 'store');
+    try {
+      expect(await redis.config('GET', 'appendonly')).toEqual(['appendonly', 'yes']);
+      await redis.set('k', 'v');
+    } finally {
+      redis.disconnect();
+      await embedded.stop();
+    }
+    expect(existsSync(path.join(dir, 'redis'))).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

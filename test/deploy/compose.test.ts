@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { envOverrides } from '../../src/config/load.js';
+
+/**
+ * No Docker engine runs on CI, so the compose file is checked against what the code expects:
+ * commands the CLI has, environment variables the config reads, health checks on real routes.
+ */
+const root = path.resolve(__dirname, '../..');
+const compose = parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), {
+  merge: true,
+}) as { services: Record<string, any>; volumes: Record<string, unknown> };
+const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+const cli = path.join(root, 'dist/cli/main.js');
+const knownEnv = new Set(envOverrides.map(([name]) => name));
+
+describe('docker-compose.yml', () => {
+  it('runs Redis with AOF on a volume, with a health check', () => {
+    const redis = compose.services.redis;
+    expect(redis.command.join(' ')).toMatch(/--appendonly yes/);
+    expect(redis.volumes).toContain('redis-data:/data');
+    expect(redis.healthcheck.test).toContain('ping');
+  });
+
+  it('runs two API replicas on a published port range and a worker', () => {
+    const api = compose.services.api;
+    expect(api.command).toEqual(['api']);
+    expect(api.deploy.replicas).toBe(2);
+    expect(api.ports[0]).toMatch(/^\d+-\d+:8080$/);
+    expect(api.environment.STEWARD_PORT).toBe('8080');
+    expect(compose.services.worker.command).toEqual(['worker']);
+  });
+
+  it('uses only commands the CLI has', () => {
+    for (const name of ['api', 'worker']) {
+      const cmd = compose.services[name].command[0] as string;
+      const help = execFileSync(process.execPath, [cli, cmd, '--help'], { encoding: 'utf8' });
+      expect(help).toMatch(new RegExp(`steward ${cmd}`));
+    }
+  });
+
+  it('sets only environment variables the config reads', () => {
+    for (const name of ['api', 'worker']) {
+      for (const key of Object.keys(compose.services[name].environment)) {
+        expect(knownEnv.has(key), `${name}: ${key} is read by the config`).toBe(true);
+      }
+    }
+  });
+
+  it('keeps data and workspace on volumes where the config points', () => {
+    for (const name of ['api', 'worker', 'engine']) {
+      const svc = compose.services[name];
+      expect(svc.volumes).toContain(`steward-data:${svc.environment.STEWARD_DATA_DIR}`);
+      expect(svc.volumes).toContain(`workspace:${svc.environment.STEWARD_WORKSPACE}`);
+    }
+    for (const volume of ['redis-data', 'steward-data', 'workspace', 'engine-data']) {
+      expect(compose.volumes).toHaveProperty(volume);
+    }
+  });
+
+  it('health-checks the API on /healthz', () => {
+    expect(compose.services.api.healthcheck.test.join(' ')).toMatch(/\/healthz/);
+  });
+
+  it('gives the engine a config that starts `steward mcp` and turns its own tools off', () => {
+    const engine = compose.services.engine;
+    const config = JSON.parse(engine.environment.OPENCODE_CONFIG_CONTENT);
+    expect(config.mcp.steward.command.slice(-2)).toEqual(['/app/dist/cli/main.js', 'mcp']);
+    for (const tool of ['bash', 'edit', 'write', 'read', 'webfetch']) {
+      expect(config.tools[tool]).toBe(false);
+    }
+    expect(engine.healthcheck.test.join(' ')).toMatch(/global\/health/);
+  });
+
+  it('builds from stages the Dockerfile defines, running as a non-root user', () => {
+    for (const name of ['api', 'worker', 'engine']) {
+      const target = compose.services[name].build.target as string;
+      expect(dockerfile).toMatch(new RegExp(`^FROM .* AS ${target}$`, 'm'));
+    }
+    expect(dockerfile).toMatch(/^USER steward$/m);
+    expect(dockerfile).toMatch(/dist\/cli\/main\.js/);
+  });
+});
