@@ -1,10 +1,9 @@
 import { createEgress, type Egress } from '../net/egress.js';
 import type { Context } from '../runtime/context.js';
-import type { Services } from '../runtime/services.js';
 import { createToolRegistry, type ToolRegistry } from './registry.js';
 import type { ToolContext } from './tool-types.js';
 import { builtinTools } from './tools/index.js';
-import { scriptTools } from './tools/script-tools.js';
+import { scriptTools, type ScriptToolDeps } from './tools/script-tools.js';
 
 export interface Toolset {
   registry: ToolRegistry;
@@ -12,7 +11,13 @@ export interface Toolset {
 }
 
 /** The configured tools of this process, shared by the stdio and HTTP transports. */
-export function createToolset(ctx: Context, services: Services): Toolset {
+export interface ToolsetDeps {
+  redact(text: string): string;
+  /** Absent in processes without the script services (the scripts tools are then not listed). */
+  scripts?: Omit<ScriptToolDeps, 'allowlist'>;
+}
+
+export function createToolset(ctx: Context, deps: ToolsetDeps): Toolset {
   const { config } = ctx;
   const egress: Egress = createEgress({
     allow: config.egress.allow,
@@ -20,8 +25,11 @@ export function createToolset(ctx: Context, services: Services): Toolset {
     maxBodyBytes: config.egress.max_body_bytes,
     maxRedirects: config.egress.max_redirects,
   });
-  const tools = [...builtinTools(config), ...scriptTools(services)];
-  const registry = createToolRegistry(tools, (text) => services.redact(text));
+  const tools = [
+    ...builtinTools(config),
+    ...(deps.scripts ? scriptTools({ ...deps.scripts, allowlist: config.scripts.allowlist }) : []),
+  ];
+  const registry = createToolRegistry(tools, (text) => deps.redact(text));
   return {
     registry,
     makeContext: (signal) => ({ config, logger: ctx.log, egress, signal }),

@@ -40,9 +40,16 @@ class Harness {
     });
     const registry = createToolRegistry([echo], (t) => t.replaceAll('SECRETVALUE', '[REDACTED:S]'));
     const logger = createLogger('silent');
-    const server = createMcpServer(registry, (signal) => ({ logger, signal }) as unknown as ToolContext);
+    const server = createMcpServer(
+      registry,
+      (signal) => ({ logger, signal }) as unknown as ToolContext,
+    );
     void server.connect(
-      new GuardedStdioTransport(this.input, this.output, createToolRateLimiter({ per_second: perSecond, burst })),
+      new GuardedStdioTransport(
+        this.input,
+        this.output,
+        createToolRateLimiter({ per_second: perSecond, burst }),
+      ),
     );
   }
   send(line: string) {
@@ -110,7 +117,10 @@ describe('MCP protocol over stdio', () => {
 
   it('returns tool failures as isError results', async () => {
     const res = await h.request(5, 'tools/call', { name: 'echo', arguments: { text: 'fail' } });
-    expect(res.result).toEqual({ content: [{ type: 'text', text: 'it failed on purpose' }], isError: true });
+    expect(res.result).toEqual({
+      content: [{ type: 'text', text: 'it failed on purpose' }],
+      isError: true,
+    });
   });
 
   it('-32700 with id null for malformed JSON', async () => {
@@ -139,13 +149,17 @@ describe('MCP protocol over stdio', () => {
 
   it('-32602 for bad params: no name, unknown tool, arguments failing the schema', async () => {
     expect((await h.request(10, 'tools/call', { arguments: {} })).error.code).toBe(-32602);
-    expect((await h.request(11, 'tools/call', { name: 'nope', arguments: {} })).error).toMatchObject({
+    expect(
+      (await h.request(11, 'tools/call', { name: 'nope', arguments: {} })).error,
+    ).toMatchObject({
       code: -32602,
       message: expect.stringContaining('unknown tool'),
     });
     const bad = await h.request(12, 'tools/call', { name: 'echo', arguments: { text: 5 } });
     expect(bad.error).toMatchObject({ code: -32602, message: expect.stringContaining('text') });
-    expect((await h.request(13, 'tools/call', { name: 'echo', arguments: 'x' })).error.code).toBe(-32602);
+    expect((await h.request(13, 'tools/call', { name: 'echo', arguments: 'x' })).error.code).toBe(
+      -32602,
+    );
   });
 
   it('-32603 for internal failures, without internal details', async () => {
@@ -157,7 +171,8 @@ describe('MCP protocol over stdio', () => {
   it('-32000 past 10 per second with a burst of 20', async () => {
     const limited = new Harness(10, 20);
     const results: any[] = [];
-    for (let i = 0; i < 25; i++) limited.send(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ping' }));
+    for (let i = 0; i < 25; i++)
+      limited.send(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ping' }));
     for (let i = 0; i < 25; i++) results.push(await limited.next());
     const refused = results.filter((r) => r.error?.code === -32000);
     expect(results.filter((r) => r.result).length).toBe(20);

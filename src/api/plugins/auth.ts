@@ -1,0 +1,123 @@
+import fastifyCookie, { type CookieSerializeOptions } from '@fastify/cookie';
+import fastifyJwt from '@fastify/jwt';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { checkClaims, requiredClaims, TOKEN_ALGORITHM, type TokenClaims } from '../../auth/claims.js';
+import type { AuthModule } from '../../auth/module.js';
+import type { AuthUser } from '../../auth/tokens.js';
+import { unauthorized } from '../../errors/catalogue.js';
+import { byUserOrIp, rateLimitHook } from './rate-limit.js';
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    user: AuthUser;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** @fastify/jwt's `access` namespace: the bearer token of the Authorization header. */
+    accessJwtVerify(): Promise<unknown>;
+    /** @fastify/jwt's `refresh` namespace: the `refresh` cookie only. */
+    refreshJwtVerify(): Promise<unknown>;
+  }
+}
+
+export const REFRESH_COOKIE = 'refresh';
+export const REFRESH_COOKIE_PATH = '/api/session';
+
+/**
+ * Cookies and the two @fastify/jwt namespaces (`access` from the bearer header, `refresh` from the
+ * cookie), registered on the `/api` scope by the first public route registration so that the
+ * guards of the protected scope below it can verify tokens. The rules match the standalone
+ * verifier of `src/auth/tokens.ts`: HS256 only, our issuer, every claim present, then `typ`.
+ */
+export const authPlugin = fp<{ auth: AuthModule }>(
+  async (app, { auth }) => {
+    if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
+    const verify = {
+      algorithms: [TOKEN_ALGORITHM],
+      allowedIss: auth.issuer,
+      requiredClaims: [...requiredClaims],
+    };
+    await app.register(fastifyJwt, {
+      secret: auth.secret,
+      namespace: 'access',
+      jwtVerify: 'accessJwtVerify',
+      verify,
+    });
+    await app.register(fastifyJwt, {
+      secret: auth.secret,
+      namespace: 'refresh',
+      jwtVerify: 'refreshJwtVerify',
+      decoratorName: 'refreshClaims',
+      cookie: { cookieName: REFRESH_COOKIE, signed: false },
+      // A bearer header must never stand in for the refresh cookie.
+      verify: { ...verify, onlyCookie: true },
+    });
+  },
+  { name: 'steward-auth' },
+);
+
+/** The verified claims of the request's bearer access token, or null. */
+export async function bearerClaims(request: FastifyRequest, issuer: string): Promise<TokenClaims | null> {
+  try {
+    return checkClaims(await request.accessJwtVerify(), issuer, 'access');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The guards of every protected `/api` route: bearer authentication (missing, malformed,
+ * expired, tampered or wrong-type tokens → 401 `unauthorized`; sets `request.user`), then the
+ * per-client rate limit, which therefore counts per user.
+ */
+export function authGuards(auth: AuthModule): onRequestHookHandler[] {
+  const authenticate: onRequestHookHandler = async function authenticate(request) {
+    const claims = await bearerClaims(request, auth.issuer);
+    if (!claims) {
+      request.user = null as unknown as AuthUser;
+      throw unauthorized();
+    }
+    request.user = { username: claims.sub, role: claims.role };
+  };
+  return [authenticate, rateLimitHook(auth.limits.api, byUserOrIp)];
+}
+
+const localHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** The host name of a Host header value, without port, lowercased (`[::1]` keeps its brackets). */
+export function hostName(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith('[')) {
+    const end = h.indexOf(']');
+    return end === -1 ? h : h.slice(0, end + 1);
+  }
+  const colon = h.indexOf(':');
+  return colon === -1 || h.indexOf(':', colon + 1) !== -1 ? h : h.slice(0, colon);
+}
+
+/** Secure is dropped for localhost, where browsers serve plain http. */
+function cookieOptions(request: FastifyRequest, maxAge: number): CookieSerializeOptions {
+  return {
+    maxAge,
+    path: REFRESH_COOKIE_PATH,
+    httpOnly: true,
+    secure: !localHosts.has(hostName(request.host ?? '')),
+    sameSite: 'strict',
+  };
+}
+
+export function setRefreshCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  refreshTtlMs: number,
+): void {
+  reply.setCookie(REFRESH_COOKIE, token, cookieOptions(request, Math.floor(refreshTtlMs / 1000)));
+}
+
+export function clearRefreshCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.setCookie(REFRESH_COOKIE, '', cookieOptions(request, -1));
+}

@@ -1,0 +1,141 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mcpHttpRoutes } from '../../src/api/routes/mcp.js';
+import { createLogger } from '../../src/log/logger.js';
+import { createToolRateLimiter } from '../../src/mcp/rate-limit.js';
+import { createToolRegistry } from '../../src/mcp/registry.js';
+import { defineTool, type ToolContext } from '../../src/mcp/tool-types.js';
+
+const TOKEN = 'test-token-0123456789abcdef';
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes its text',
+  inputSchema: z.object({ text: z.string().describe('what to echo') }),
+  handler: async ({ text }) => `echo: ${text} SECRETVALUE`,
+});
+
+async function build(limits = { per_second: 1000, burst: 2000 }): Promise<FastifyInstance> {
+  const app = Fastify();
+  const logger = createLogger('silent');
+  await app.register(mcpHttpRoutes, {
+    mcp: { enabled: true, token: TOKEN, allowed_hosts: ['steward.internal'], allowed_origins: [] },
+    toolset: {
+      registry: createToolRegistry([echo], (t) => t.replaceAll('SECRETVALUE', '[REDACTED:S]')),
+      makeContext: (signal) => ({ logger, signal }) as unknown as ToolContext,
+    },
+    limiter: createToolRateLimiter(limits),
+  });
+  return app;
+}
+
+const headers = (extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${TOKEN}`,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  ...extra,
+});
+
+describe('MCP over Streamable HTTP', () => {
+  let app: FastifyInstance;
+  let url: string;
+  beforeAll(async () => {
+    app = await build();
+    url = `${await app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;
+  });
+  afterAll(() => app.close());
+
+  it('serves the SDK client: initialize, list, call', async () => {
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['echo']);
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'echo: hi [REDACTED:S]' }]);
+    await client.close();
+  });
+
+  it('refuses a missing or wrong token with 401', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const none = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers(), authorization: '' },
+      body,
+    });
+    expect(none.status).toBe(401);
+    const wrong = await fetch(url, {
+      method: 'POST',
+      headers: headers({ authorization: 'Bearer nope-nope-nope-nope' }),
+      body,
+    });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('refuses foreign Host and Origin headers (DNS rebinding)', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const host = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: headers({ host: 'evil.example' }),
+      payload: body,
+    });
+    expect(host.statusCode).toBe(403);
+    const allowed = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: headers({ host: 'steward.internal:8080' }),
+      payload: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'x', version: '1' },
+        },
+      }),
+    });
+    expect(allowed.statusCode).toBe(200);
+    const origin = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: headers({ host: 'localhost', origin: 'https://evil.example' }),
+      payload: body,
+    });
+    expect(origin.statusCode).toBe(403);
+  });
+
+  it('answers the spec codes for malformed input', async () => {
+    const post = (payload: string) =>
+      app.inject({ method: 'POST', url: '/mcp', headers: headers({ host: 'localhost' }), payload });
+    expect((await post('{nope')).json()).toMatchObject({ id: null, error: { code: -32700 } });
+    expect((await post('{"id":1,"method":"ping"}')).json().error.code).toBe(-32600);
+    const noName = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: {} }),
+    );
+    expect(noName.json()).toMatchObject({ id: 3, error: { code: -32602 } });
+  });
+
+  it('-32000 with 429 past the rate limit', async () => {
+    const limited = await build({ per_second: 2, burst: 3 });
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await limited.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: headers({ host: 'localhost' }),
+        payload: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ping' }),
+      });
+      codes.push(res.statusCode);
+      if (res.statusCode === 429) expect(res.json().error.code).toBe(-32000);
+    }
+    expect(codes.filter((c) => c === 429).length).toBe(2);
+    await limited.close();
+  });
+});
