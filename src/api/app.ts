@@ -9,9 +9,13 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Context } from '../runtime/context.js';
 import type { Services } from '../runtime/services.js';
 import { contextPlugin } from './plugins/context.js';
+import { corsPlugin } from './plugins/cors.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { createToolRateLimiter } from '../mcp/rate-limit.js';
+import { createToolset, toolsetDeps } from '../mcp/toolset.js';
 import { healthRoutes } from './routes/health.js';
+import { mcpHttpRoutes } from './routes/mcp.js';
 
 export interface AppOptions {
   ctx: Context;
@@ -24,6 +28,7 @@ export const stewardApp: FastifyPluginAsync<AppOptions> = async (app, { ctx, ser
   app.setSerializerCompiler(serializerCompiler);
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(corsPlugin, { allowedOrigins: ctx.config.admin.cors.allowed_origins });
   await app.register(contextPlugin, { ctx });
 
   await app.register(healthRoutes, {
@@ -31,6 +36,14 @@ export const stewardApp: FastifyPluginAsync<AppOptions> = async (app, { ctx, ser
     setupComplete: services.setupComplete,
     metrics: services.metrics,
   });
+
+  if (ctx.config.mcp.http.enabled) {
+    await app.register(mcpHttpRoutes, {
+      mcp: ctx.config.mcp.http,
+      toolset: createToolset(ctx, toolsetDeps(services)),
+      limiter: createToolRateLimiter(ctx.config.mcp.rate_limit, ctx.redis),
+    });
+  }
 
   await app.register(
     async (api) => {
@@ -50,6 +63,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.ctx.log as FastifyBaseLogger,
     bodyLimit: config.server.body_limit,
+    // Secret names may be 128 characters; Fastify's default of 100 would answer 414.
+    maxParamLength: 256,
     trustProxy: config.server.trust_proxy,
     // Per-request lines would carry URLs, and the chat WebSocket's URL carries its token.
     logController: new LogController({ disableRequestLogging: true }),

@@ -7,12 +7,7 @@ import { audit } from './audit.js';
 import { hashPassword, createPasswordChecker } from './passwords.js';
 import { passwordProblem, usernameProblem } from './password-policy.js';
 import { createSessionStore } from './session-store.js';
-import {
-  newTokenId,
-  type RefreshIdentity,
-  type SignedToken,
-  type TokenService,
-} from './tokens.js';
+import { newTokenId, type RefreshIdentity, type SignedToken, type TokenService } from './tokens.js';
 
 export interface AuthServiceDeps {
   redis: Redis;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The one algorithm tokens are signed and verified with; every other `alg` is refused. */
-export const TOKEN_ALGORITHM = 'HS256';
+export const TOKEN_ALGORITHM = 'HS256' as const;
 
 export type TokenType = 'access' | 'refresh';
 

@@ -36,7 +36,7 @@ if ARGV[1] == s[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
   return {'rotated', ARGV[3]}
 end
-if s[2] and ARGV[1] == s[2] and now <= tonumber(s[3]) then
+if s[2] and ARGV[1] == s[2] and now < tonumber(s[3]) then
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
   return {'grace', s[1]}
 end

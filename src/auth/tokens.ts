@@ -52,7 +52,12 @@ export const newTokenId = (): string => randomBytes(16).toString('base64url');
 export function createTokenService(options: TokenServiceOptions): TokenService {
   const { secret, issuer, accessTtlMs, refreshTtlMs } = options;
 
-  const sign = (typ: TokenType, identity: AuthUser & { sid: string }, jti: string, ttlMs: number) => {
+  const sign = (
+    typ: TokenType,
+    identity: AuthUser & { sid: string },
+    jti: string,
+    ttlMs: number,
+  ) => {
     const iat = Math.floor(Date.now() / 1000);
     const exp = iat + Math.max(1, Math.floor(ttlMs / 1000));
     const claims: TokenClaims = {

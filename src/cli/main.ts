@@ -39,6 +39,44 @@ withConfig(program.command('api'))
 withConfig(program.command('worker'))
   .description('run the BullMQ workers: script runs (Piscina threads) and schedule runs')
   .action(run(runWorker));
+withConfig(program.command('mcp'))
+  .description('serve the MCP tool server on stdio (started by the AI engine)')
+  .action(
+    run(async (opts) => {
+      const { runMcpStdio } = await import('../mcp/stdio.js');
+      await runMcpStdio(opts);
+    }),
+  );
+const secrets = program.command('secrets').description('manage the secrets store');
+withConfig(secrets.command('rotate-key'))
+  .description('re-encrypt every secret under a new key (restart the other processes afterwards)')
+  .action(
+    run(async (opts) => {
+      const { boot } = await import('../runtime/bootstrap.js');
+      const { rotateSecretsKey } = await import('../secrets/rotate.js');
+      const ctx = await boot({ ...opts, allowEmbeddedRedis: false });
+      try {
+        const result = await rotateSecretsKey(ctx.config, ctx.log, { redis: ctx.redis });
+        process.stdout.write(
+          `re-encrypted ${result.secrets} secret(s)${result.file ? `; new key in ${result.file}` : ''}\n`,
+        );
+      } finally {
+        await ctx.close();
+      }
+    }),
+  );
+
+program
+  .command('starlark')
+  .description('run or check a Starlark script locally: starlark run FILE | starlark check FILE')
+  .helpOption(false)
+  .allowUnknownOption(true)
+  .argument('[args...]')
+  .action(async (args: string[]) => {
+    const { starlarkCommand } = await import('../starlark/cli.js');
+    process.exitCode = await starlarkCommand(args);
+  });
+
 program
   .command('version')
   .description('print the version')

@@ -3,6 +3,17 @@ import { boot, type BootOptions } from '../runtime/bootstrap.js';
 import { createServices } from '../runtime/services.js';
 import { installShutdown } from '../runtime/shutdown.js';
 import { startWorkers } from '../workers/start.js';
+import type { Context } from '../runtime/context.js';
+import type { Services } from '../runtime/services.js';
+
+/** Scripts edited on disk while Steward was down become pending versions before anything runs. */
+async function reloadScripts(ctx: Context, services: Services): Promise<void> {
+  try {
+    await services.scripts.reloadFromDisk();
+  } catch (err) {
+    ctx.log.warn({ err }, 'could not import scripts from disk');
+  }
+}
 
 type RoleOptions = Pick<BootOptions, 'configFile' | 'env'>;
 
@@ -10,6 +21,7 @@ type RoleOptions = Pick<BootOptions, 'configFile' | 'env'>;
 export async function runStart(options: RoleOptions): Promise<void> {
   const ctx = await boot({ ...options, allowEmbeddedRedis: true });
   const services = await createServices(ctx);
+  await reloadScripts(ctx, services);
   const workers = await startWorkers(ctx, services);
   const app = await listen(ctx, services);
   ctx.lifecycle.setCheck('mcp_server', true);
@@ -24,6 +36,7 @@ export async function runStart(options: RoleOptions): Promise<void> {
 export async function runApi(options: RoleOptions): Promise<void> {
   const ctx = await boot({ ...options, allowEmbeddedRedis: false });
   const services = await createServices(ctx);
+  await reloadScripts(ctx, services);
   const app = await listen(ctx, services);
   ctx.lifecycle.setCheck('mcp_server', true);
   ctx.lifecycle.markReady();
@@ -34,6 +47,7 @@ export async function runApi(options: RoleOptions): Promise<void> {
 export async function runWorker(options: RoleOptions): Promise<void> {
   const ctx = await boot({ ...options, allowEmbeddedRedis: false });
   const services = await createServices(ctx);
+  await reloadScripts(ctx, services);
   const workers = await startWorkers(ctx, services);
   ctx.lifecycle.markReady();
   installShutdown(ctx, () => workers.close());

@@ -11,7 +11,13 @@ import type { Logger } from '../log/logger.js';
 import { AppError } from '../errors/catalogue.js';
 import { toAppError } from './errors.js';
 
-export type { EngineEvent, Message as EngineMessageInfo, Part as EnginePart, Provider as EngineProvider, Session as EngineSession };
+export type {
+  EngineEvent,
+  Message as EngineMessageInfo,
+  Part as EnginePart,
+  Provider as EngineProvider,
+  Session as EngineSession,
+};
 
 /** A model as Steward names it. */
 export interface ModelRef {
@@ -51,7 +57,11 @@ export interface EngineClient {
   /** Starts a turn and returns at once; the reply arrives on the event stream. */
   promptAsync(id: string, text: string, model?: ModelRef): Promise<void>;
   /** Runs a whole turn and returns the reply's text. */
-  prompt(id: string, text: string, options?: { model?: ModelRef; timeoutMs?: number }): Promise<string>;
+  prompt(
+    id: string,
+    text: string,
+    options?: { model?: ModelRef; timeoutMs?: number },
+  ): Promise<string>;
   abort(id: string): Promise<void>;
   providers(): Promise<EngineProviders>;
   /** `model` of the engine's configuration (`provider/model`), if it has one. */
@@ -75,7 +85,11 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     signal: AbortSignal.timeout(timeoutMs),
   });
 
-  async function call<T>(what: string, run: () => Promise<{ data: T }>, notFound?: string): Promise<T> {
+  async function call<T>(
+    what: string,
+    run: () => Promise<{ data: T }>,
+    notFound?: string,
+  ): Promise<T> {
     try {
       return (await run()).data;
     } catch (err) {
@@ -94,7 +108,9 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
         sdk.session.create(
           {
             ...(opts.title ? { title: opts.title } : {}),
-            ...(opts.model ? { model: { id: opts.model.model, providerID: opts.model.provider } } : {}),
+            ...(opts.model
+              ? { model: { id: opts.model.model, providerID: opts.model.provider } }
+              : {}),
           },
           bounded(),
         ),
@@ -105,11 +121,17 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     },
     messages: (id, limit) =>
       call('session.messages', () =>
-        sdk.session.messages({ sessionID: id, ...(limit !== undefined ? { limit } : {}) }, bounded()),
+        sdk.session.messages(
+          { sessionID: id, ...(limit !== undefined ? { limit } : {}) },
+          bounded(),
+        ),
       ),
     promptAsync: async (id, text, model) => {
       await call('session.promptAsync', () =>
-        sdk.session.promptAsync({ sessionID: id, parts: [{ type: 'text', text }], ...modelParam(model) }, bounded()),
+        sdk.session.promptAsync(
+          { sessionID: id, parts: [{ type: 'text', text }], ...modelParam(model) },
+          bounded(),
+        ),
       );
     },
     prompt: async (id, text, opts = {}) => {
@@ -121,7 +143,8 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
         ),
       );
       const failure = reply.info.role === 'assistant' ? reply.info.error : undefined;
-      if (failure) throw new AppError('engine_unavailable', `Engine error: ${engineErrorMessage(failure)}`);
+      if (failure)
+        throw new AppError('engine_unavailable', `Engine error: ${engineErrorMessage(failure)}`);
       return reply.parts
         .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text' && !p.synthetic)
         .map((p) => p.text)
@@ -130,9 +153,18 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     abort: async (id) => {
       await call('session.abort', () => sdk.session.abort({ sessionID: id }, bounded()));
     },
-    providers: () => call('config.providers', () => sdk.config.providers(undefined, bounded()), 'providers not found'),
+    providers: () =>
+      call(
+        'config.providers',
+        () => sdk.config.providers(undefined, bounded()),
+        'providers not found',
+      ),
     configuredModel: async () => {
-      const config = await call('config.get', () => sdk.config.get(undefined, bounded()), 'config not found');
+      const config = await call(
+        'config.get',
+        () => sdk.config.get(undefined, bounded()),
+        'config not found',
+      );
       return parseModelRef(config.model);
     },
     events: async (signal, onOpen) => {

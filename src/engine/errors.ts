@@ -15,11 +15,16 @@ export function toAppError(err: unknown, notFoundMessage = 'session not found'):
   const cause = (err as { cause?: EngineErrorCause } | undefined)?.cause;
   const status = typeof cause?.status === 'number' ? cause.status : undefined;
   const message = err instanceof Error ? err.message : String(err);
-  if (status === undefined) return new AppError('engine_unavailable', `AI engine is not reachable: ${reason(err)}`);
+  if (status === undefined)
+    return new AppError('engine_unavailable', `AI engine is not reachable: ${reason(err)}`);
   if (status === 404) return new AppError('not_found', notFoundMessage);
-  if (status === 400) return new AppError('invalid_request', `AI engine rejected the request: ${message}`);
+  if (status === 400)
+    return new AppError('invalid_request', `AI engine rejected the request: ${message}`);
   if (status === 401 || status === 403) {
-    return new AppError('engine_unavailable', 'AI engine is not reachable: it refused the credentials');
+    return new AppError(
+      'engine_unavailable',
+      'AI engine is not reachable: it refused the credentials',
+    );
   }
   return new AppError('engine_unavailable', `AI engine failed: ${message}`);
 }

@@ -83,7 +83,10 @@ export function createEventHub(options: EventHubOptions): EventHub {
   function lostConnection() {
     if (isConnected) {
       for (const sessionID of translator.busySessions()) {
-        emit(sessionID, { type: 'error', content: 'Engine error: lost the connection to the AI engine' });
+        emit(sessionID, {
+          type: 'error',
+          content: 'Engine error: lost the connection to the AI engine',
+        });
       }
     }
     isConnected = false;

@@ -1,7 +1,8 @@
 import { engineErrorMessage, type EngineEvent } from './client.js';
 
 /** What a chat client sees of a turn (SPEC "Events"). */
-export type ChatEvent = { type: 'text'; content: string } | { type: 'done' } | { type: 'error'; content: string };
+export type ChatEvent =
+  { type: 'text'; content: string } | { type: 'done' } | { type: 'error'; content: string };
 
 export interface TranslatedEvent {
   sessionID: string;
@@ -64,7 +65,10 @@ export function createEventTranslator(): EventTranslator {
           const { sessionID, error } = event.properties;
           if (!sessionID) return null;
           doneSent.delete(sessionID);
-          return { sessionID, event: { type: 'error', content: `Engine error: ${engineErrorMessage(error)}` } };
+          return {
+            sessionID,
+            event: { type: 'error', content: `Engine error: ${engineErrorMessage(error)}` },
+          };
         }
         default:
           return null;

@@ -51,7 +51,8 @@ export function createModelsService(options: ModelsServiceOptions): ModelsServic
       const known = flatten(await client.providers()).some(
         (m) => m.provider_id === wanted.provider && m.model_id === wanted.model,
       );
-      if (!known) throw new AppError('invalid_request', `unknown model ${wanted.provider}/${wanted.model}`);
+      if (!known)
+        throw new AppError('invalid_request', `unknown model ${wanted.provider}/${wanted.model}`);
       await redis.set(keys.defaultModel(), JSON.stringify(wanted));
       return { ok: true, default: wanted };
     },
@@ -82,7 +83,10 @@ function flatten(providers: EngineProviders): ModelView[] {
 }
 
 /** The engine's configured `model`, else the first provider's own default. */
-async function engineDefault(client: EngineClient, providers: EngineProviders): Promise<ModelRef | null> {
+async function engineDefault(
+  client: EngineClient,
+  providers: EngineProviders,
+): Promise<ModelRef | null> {
   const configured = await client.configuredModel();
   if (configured) return configured;
   const first = providers.providers.find((p) => providers.default[p.id]);

@@ -30,7 +30,10 @@ export function createSessionsService(options: SessionsServiceOptions): Sessions
 
   return {
     async list() {
-      const [sessions, active] = await Promise.all([client.listSessions(), redis.get(keys.activeSession())]);
+      const [sessions, active] = await Promise.all([
+        client.listSessions(),
+        redis.get(keys.activeSession()),
+      ]);
       return sessions.map((s) => ({ ...toSessionView(s), active: s.id === active }));
     },
     async create() {

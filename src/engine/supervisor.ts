@@ -42,10 +42,29 @@ export interface EngineSupervisor {
 
 /** Variables of Steward's environment an engine may inherit: locale, home, proxies, CAs. */
 const INHERITED = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR',
-  'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME',
-  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy',
-  'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_STATE_HOME',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
 ];
 
 /** An engine that stayed up this long is healthy again: the next crash restarts after 1 s. */
@@ -148,10 +167,14 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
     const deadline = Date.now() + engine.start_timeout;
     const headers = { authorization: basicAuthHeader(password) };
     while (Date.now() < deadline) {
-      if (stopping || proc !== child) throw new AppError('engine_unavailable', 'AI engine stopped while starting');
+      if (stopping || proc !== child)
+        throw new AppError('engine_unavailable', 'AI engine stopped while starting');
       try {
         // A request that connects while the engine is still booting can hang: bound each one.
-        const res = await fetch(`${url()}/global/health`, { headers, signal: AbortSignal.timeout(1000) });
+        const res = await fetch(`${url()}/global/health`, {
+          headers,
+          signal: AbortSignal.timeout(1000),
+        });
         if (res.ok) {
           state = 'running';
           healthyAt = Date.now();
@@ -161,7 +184,10 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
       } catch {}
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new AppError('engine_unavailable', `AI engine did not start within ${engine.start_timeout} ms`);
+    throw new AppError(
+      'engine_unavailable',
+      `AI engine did not start within ${engine.start_timeout} ms`,
+    );
   }
 
   async function start() {
@@ -176,6 +202,7 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
       } catch (err) {
         // Keep trying in the background: the API answers 503 until the engine is up.
         killGroup(child, 'SIGKILL');
+        starting = null;
         throw err;
       }
       return { url: url(), password };

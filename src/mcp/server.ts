@@ -1,5 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../version.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolContext } from './tool-types.js';
@@ -23,7 +27,7 @@ export function createMcpServer(
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: registry.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
-    return registry.call(name, args ?? {}, makeContext(extra.signal));
+    return (await registry.call(name, args ?? {}, makeContext(extra.signal))) as CallToolResult;
   });
   return server;
 }

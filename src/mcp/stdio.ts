@@ -3,7 +3,7 @@ import { createServices } from '../runtime/services.js';
 import { createToolRateLimiter } from './rate-limit.js';
 import { createMcpServer } from './server.js';
 import { GuardedStdioTransport } from './stdio-transport.js';
-import { createToolset } from './toolset.js';
+import { createToolset, toolsetDeps } from './toolset.js';
 
 /**
  * `steward mcp`: the engine's parent process is trusted (DESIGN.md); stdout carries protocol
@@ -13,7 +13,7 @@ export async function runMcpStdio(options: Pick<BootOptions, 'configFile' | 'env
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const ctx = await boot({ ...options, allowEmbeddedRedis: false, logToStderr: true });
   const services = await createServices(ctx);
-  const toolset = createToolset(ctx, services);
+  const toolset = createToolset(ctx, toolsetDeps(services));
   const server = createMcpServer(toolset.registry, toolset.makeContext);
   const transport = new GuardedStdioTransport(
     process.stdin,

@@ -1,5 +1,6 @@
 import { createEgress, type Egress } from '../net/egress.js';
 import type { Context } from '../runtime/context.js';
+import type { Services } from '../runtime/services.js';
 import { createToolRegistry, type ToolRegistry } from './registry.js';
 import type { ToolContext } from './tool-types.js';
 import { builtinTools } from './tools/index.js';
@@ -33,5 +34,13 @@ export function createToolset(ctx: Context, deps: ToolsetDeps): Toolset {
   return {
     registry,
     makeContext: (signal) => ({ config, logger: ctx.log, egress, signal }),
+  };
+}
+
+/** What the toolset needs of a process's services. */
+export function toolsetDeps(services: Services): ToolsetDeps {
+  return {
+    redact: (text) => services.redact(text),
+    scripts: { scripts: services.scripts, runner: services.scriptRunner },
   };
 }

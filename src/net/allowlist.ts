@@ -26,7 +26,8 @@ export function parseAllowEntry(raw: string): AllowEntry {
     const at = text.lastIndexOf(':');
     target = text.slice(0, at);
     portText = text.slice(at + 1);
-    if (!/^\d+$/.test(portText)) throw new AllowlistError(`egress.allow entry "${raw}": port must be a number`);
+    if (!/^\d+$/.test(portText))
+      throw new AllowlistError(`egress.allow entry "${raw}": port must be a number`);
   }
   const port = portText === undefined ? undefined : Number(portText);
   if (port !== undefined && (port < 1 || port > 65535)) {
@@ -39,7 +40,9 @@ export function parseAllowEntry(raw: string): AllowEntry {
     throw new AllowlistError(`egress.allow entry "${raw}" is not a valid IP network`);
   }
   if (!/^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?\.?$/.test(target)) {
-    throw new AllowlistError(`egress.allow entry "${raw}" is neither a host name, an IP nor a CIDR`);
+    throw new AllowlistError(
+      `egress.allow entry "${raw}" is neither a host name, an IP nor a CIDR`,
+    );
   }
   return { kind: 'host', host: normaliseHost(target), text, ...withPort };
 }

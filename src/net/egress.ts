@@ -4,7 +4,13 @@ import type { LookupFunction } from 'node:net';
 import { createAllowlist } from './allowlist.js';
 import { EgressError } from './egress-error.js';
 import { readBody } from './read-body.js';
-import { parseUrl, resolveTarget, systemResolver, type Resolver, type Target } from './resolve-target.js';
+import {
+  parseUrl,
+  resolveTarget,
+  systemResolver,
+  type Resolver,
+  type Target,
+} from './resolve-target.js';
 
 export { EgressError } from './egress-error.js';
 
@@ -56,40 +62,80 @@ export function createEgress(options: EgressOptions): Egress {
     const maxBytes = Math.min(request.maxBytes ?? options.maxBodyBytes, options.maxBodyBytes);
     const controller = new AbortController();
     const timer = setTimeout(
-      () => controller.abort(new EgressError('timeout', `request to ${rawUrl} timed out after ${timeoutMs} ms`)),
+      () =>
+        controller.abort(
+          new EgressError('timeout', `request to ${rawUrl} timed out after ${timeoutMs} ms`),
+        ),
       timeoutMs,
     );
-    const onAbort = () => controller.abort(new EgressError('aborted', `request to ${rawUrl} was cancelled`));
+    const onAbort = () =>
+      controller.abort(new EgressError('aborted', `request to ${rawUrl} was cancelled`));
     if (request.signal?.aborted) onAbort();
     request.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await withAbort(follow(rawUrl, request, maxBytes, controller.signal), controller.signal);
+      return await withAbort(
+        follow(rawUrl, request, maxBytes, controller.signal),
+        controller.signal,
+      );
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  async function follow(rawUrl: string, request: EgressRequest, maxBytes: number, signal: AbortSignal): Promise<EgressResponse> {
+  async function follow(
+    rawUrl: string,
+    request: EgressRequest,
+    maxBytes: number,
+    signal: AbortSignal,
+  ): Promise<EgressResponse> {
     let url = parseUrl(rawUrl);
     let method = (request.method ?? 'GET').toUpperCase();
     let body = request.body;
-    let headers = { ...lowerKeys(request.headers ?? {}) };
+    // Framing headers are computed from the body actually sent, never taken from the caller.
+    let headers = withoutKeys(lowerKeys(request.headers ?? {}), [
+      'content-length',
+      'transfer-encoding',
+      'connection',
+    ]);
     for (let hop = 0; ; hop++) {
-      const target = await resolveTarget(url, allow, resolver);
+      const target = await resolveTarget(url, allow, resolver).catch((err: unknown) => {
+        if (hop > 0 && err instanceof EgressError) {
+          throw new EgressError(err.code, `${err.message} (reached by a redirect from ${rawUrl})`);
+        }
+        throw err;
+      });
       signal.throwIfAborted();
       const res = await send(target, method, headers, body, signal);
       const location = res.headers.location;
       if (!redirectStatuses.has(res.statusCode ?? 0) || !location) {
         const data = await readBody(res, maxBytes, url.href);
-        return { status: res.statusCode ?? 0, headers: flatten(res.headers), body: data, url: url.href };
+        return {
+          status: res.statusCode ?? 0,
+          headers: flatten(res.headers),
+          body: data,
+          url: url.href,
+        };
       }
       res.resume();
       if (hop >= options.maxRedirects) {
-        throw new EgressError('too_many_redirects', `too many redirects (more than ${options.maxRedirects}) starting at ${rawUrl}`);
+        throw new EgressError(
+          'too_many_redirects',
+          `too many redirects (more than ${options.maxRedirects}) starting at ${rawUrl}`,
+        );
       }
-      const next = parseUrl(location, url.href);
-      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+      const next = (() => {
+        try {
+          return parseUrl(location, url.href);
+        } catch (err) {
+          if (!(err instanceof EgressError)) throw err;
+          throw new EgressError(err.code, `${err.message} (redirect from ${url.href})`);
+        }
+      })();
+      if (
+        res.statusCode === 303 ||
+        ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')
+      ) {
         method = method === 'HEAD' ? 'HEAD' : 'GET';
         body = undefined;
         headers = withoutKeys(headers, ['content-type', 'content-length']);
@@ -115,10 +161,12 @@ function send(
   body: string | Uint8Array | undefined,
   signal: AbortSignal,
 ): Promise<IncomingMessage> {
-  // Node's connect calls this instead of DNS, so the socket goes to the address already checked.
+  // Node's connect calls this instead of DNS, so the socket goes to an address already checked.
+  // With autoSelectFamily (on by default) it gets all of them and falls back from one to the next.
+  const [first] = target.addresses;
   const pinned: LookupFunction = (_host, opts, callback) => {
-    if (opts.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
+    if (opts.all) callback(null, target.addresses);
+    else callback(null, first?.address ?? '', first?.family ?? 4);
   };
   const transport = target.url.protocol === 'https:' ? https : http;
   const finalHeaders: Record<string, string> = { 'accept-encoding': 'identity', ...headers };
@@ -135,11 +183,19 @@ function send(
         lookup: pinned,
         agent: false,
         signal,
-        ...(target.url.protocol === 'https:' ? { servername: isIpLiteral(target.host) ? undefined : target.host } : {}),
+        ...(target.url.protocol === 'https:'
+          ? { servername: isIpLiteral(target.host) ? undefined : target.host }
+          : {}),
       },
       resolve,
     );
-    req.on('error', (err) => reject(signal.aborted ? signal.reason : new EgressError('network', `request to ${target.url.href} failed: ${err.message}`)));
+    req.on('error', (err) =>
+      reject(
+        signal.aborted
+          ? signal.reason
+          : new EgressError('network', `request to ${target.url.href} failed: ${err.message}`),
+      ),
+    );
     req.end(body);
   });
 }
@@ -154,7 +210,9 @@ function withAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     const onAbort = () => reject(signal.reason);
     if (signal.aborted) onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, (err) => reject(signal.aborted ? signal.reason : err)).finally(() => signal.removeEventListener('abort', onAbort));
+    promise
+      .then(resolve, (err) => reject(signal.aborted ? signal.reason : err))
+      .finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 

@@ -10,11 +10,13 @@ export function egressFetch(egress: Egress): typeof fetch {
     const request = input instanceof Request ? input : undefined;
     const url = request ? request.url : String(input);
     const headers = new Headers(init?.headers ?? request?.headers);
-    const rawBody = init?.body ?? (request?.body ? new Uint8Array(await request.arrayBuffer()) : undefined);
+    const rawBody =
+      init?.body ?? (request?.body ? new Uint8Array(await request.arrayBuffer()) : undefined);
     let body: string | Uint8Array | undefined;
     if (typeof rawBody === 'string' || rawBody instanceof Uint8Array) body = rawBody;
     else if (rawBody instanceof ArrayBuffer) body = new Uint8Array(rawBody);
-    else if (rawBody !== undefined && rawBody !== null) throw new TypeError('egress fetch: unsupported body type');
+    else if (rawBody !== undefined && rawBody !== null)
+      throw new TypeError('egress fetch: unsupported body type');
     const signal = init?.signal ?? request?.signal ?? undefined;
     const res = await egress.fetch(url, {
       method: init?.method ?? request?.method ?? 'GET',

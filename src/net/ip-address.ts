@@ -31,19 +31,14 @@ function parseV6(text: string): bigint {
   const leftGroups = left === '' ? [] : left.split(':');
   const rightGroups = right === undefined || right === '' ? [] : right.split(':');
   const missing = 8 - leftGroups.length - rightGroups.length;
-  const groups = [...leftGroups, ...Array<string>(right === undefined ? 0 : missing).fill('0'), ...rightGroups];
+  const groups = [
+    ...leftGroups,
+    ...Array<string>(right === undefined ? 0 : missing).fill('0'),
+    ...rightGroups,
+  ];
   let value = groups.reduce((acc, group) => (acc << 16n) | BigInt(parseInt(group, 16)), 0n);
   if (tailV4 !== undefined) value = (value & ~0xffffffffn) | tailV4;
   return value;
-}
-
-export function formatIp(ip: IpAddress): string {
-  if (ip.family === 4) {
-    return [24n, 16n, 8n, 0n].map((shift) => String((ip.value >> shift) & 0xffn)).join('.');
-  }
-  const groups: string[] = [];
-  for (let shift = 112n; shift >= 0n; shift -= 16n) groups.push(((ip.value >> shift) & 0xffffn).toString(16));
-  return groups.join(':');
 }
 
 /** A network: an address and a prefix length. A single address is a /32 or /128. */
@@ -78,6 +73,7 @@ function mask(bits: number, prefix: number): bigint {
 
 /** `::ffff:a.b.c.d` as the IPv4 address it stands for; other addresses unchanged-or-undefined. */
 export function unmapIpv4(ip: IpAddress): IpAddress | undefined {
-  if (ip.family === 6 && ip.value >> 32n === 0xffffn) return { family: 4, value: ip.value & 0xffffffffn };
+  if (ip.family === 6 && ip.value >> 32n === 0xffffn)
+    return { family: 4, value: ip.value & 0xffffffffn };
   return undefined;
 }

@@ -30,13 +30,26 @@ export function readBody(res: IncomingMessage, maxBytes: number, url: string): P
       chunks.push(chunk);
     });
     stream.on('end', () => resolve(Buffer.concat(chunks)));
-    stream.on('error', (err) => reject(err instanceof EgressError ? err : new EgressError('network', `reading ${url} failed: ${err.message}`)));
-    res.on('aborted', () => reject(new EgressError('network', `connection to ${url} closed early`)));
+    stream.on('error', (err) =>
+      reject(
+        err instanceof EgressError
+          ? err
+          : new EgressError('network', `reading ${url} failed: ${err.message}`),
+      ),
+    );
+    res.on('aborted', () =>
+      reject(new EgressError('network', `connection to ${url} closed early`)),
+    );
   });
 }
 
 function decoder(res: IncomingMessage, encoding: string): Readable {
-  const make = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress }[encoding];
+  const make = {
+    gzip: createGunzip,
+    'x-gzip': createGunzip,
+    deflate: createInflate,
+    br: createBrotliDecompress,
+  }[encoding];
   if (!make) return res;
   const stream = make();
   res.on('error', (err) => stream.destroy(err));
@@ -44,5 +57,8 @@ function decoder(res: IncomingMessage, encoding: string): Readable {
 }
 
 function tooLarge(url: string, maxBytes: number): EgressError {
-  return new EgressError('too_large', `response from ${url} is larger than the limit of ${maxBytes} bytes`);
+  return new EgressError(
+    'too_large',
+    `response from ${url} is larger than the limit of ${maxBytes} bytes`,
+  );
 }

@@ -29,7 +29,10 @@ const table: ReadonlyArray<[string, string]> = [
   ['ff00::/8', 'a multicast address'],
 ];
 
-const ranges: ReadonlyArray<[Cidr, string]> = table.map(([text, reason]) => [parseCidr(text) as Cidr, reason]);
+const ranges: ReadonlyArray<[Cidr, string]> = table.map(([text, reason]) => [
+  parseCidr(text) as Cidr,
+  reason,
+]);
 
 /** IPv6 forms that carry an IPv4 address, which is what the packet finally reaches. */
 const embedding: ReadonlyArray<[Cidr, (value: bigint) => bigint]> = [

@@ -1,5 +1,23 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import { unauthorized } from '../errors/catalogue.js';
+import { authGuards, authPlugin } from '../api/plugins/auth.js';
+import { authRoutes, meRoutes } from '../api/routes/auth.js';
+import { setupRoutes } from '../api/routes/setup.js';
+import { scheduleRoutes } from '../api/routes/schedules.js';
+import { scriptRoutes } from '../api/routes/scripts.js';
+import { createFileMirror } from '../scripts/file-mirror.js';
+import { createScriptRunner, type ScriptRunner } from '../scripts/script-runner.js';
+import { createScriptService, type ScriptService } from '../scripts/script-service.js';
+import { createScriptStore } from '../scripts/script-store.js';
+import { openSecretsKey } from '../secrets/key.js';
+import { createRedactionService, type RedactionService } from '../secrets/redaction-service.js';
+import { createSecretStore, type SecretStore } from '../secrets/store.js';
+import { secretRoutes } from '../api/routes/secrets.js';
+import { createRedis } from '../store/redis.js';
+import { createScheduleDeps } from '../schedules/schedule-deps.js';
+import { createSchedules, type Schedules } from '../schedules/create-schedules.js';
+import { createAuthModule } from '../auth/module.js';
+import type { AuthService } from '../auth/auth-service.js';
+import type { TokenService } from '../auth/tokens.js';
 import { keys } from '../store/keys.js';
 import { createStatsStore, type StatsStore } from '../store/stats-store.js';
 import type { Context } from './context.js';
@@ -14,6 +32,10 @@ export type RouteRegistration = (api: FastifyInstance) => Promise<void>;
 
 export interface Services {
   stats: StatsStore;
+  /** Setup, login, refresh-token sessions. */
+  auth: AuthService;
+  /** Standalone access-token verifier (the chat WebSocket's `?token=`). */
+  tokens: TokenService;
   setupComplete(): Promise<boolean>;
   metrics: MetricsSources;
   /** Route registrations under `/api` that need no access token (setup, login, session). */
@@ -22,11 +44,75 @@ export interface Services {
   protectedRoutes: RouteRegistration[];
   /** onRequest hooks of the protected scope: authentication, then the rate limit. */
   guards: onRequestHookHandler[];
+  /** Schedule store/service, scheduler sync and run executor (workers start them). */
+  schedules: Schedules;
+  /** Script store, file mirror and every change to scripts (API, MCP tools, disk import). */
+  scripts: ScriptService;
+  /** Checked, queued, recorded script runs (API test endpoint, MCP tools, schedules). */
+  scriptRunner: ScriptRunner;
+  /** Encrypted secret values (never returned by any endpoint). */
+  secrets: SecretStore;
+  /** The current redactor of this process, refreshed on every change of the secret set. */
+  redaction: RedactionService;
+  /** Redacts every secret value and its encodings from text leaving Steward. */
+  redact(text: string): string;
+  /** What script runs need of the secret store: values of declared secrets, and redaction. */
+  scriptSecrets: {
+    getSecret(name: string): Promise<string | null>;
+    redact(text: string): string;
+  };
 }
 
 export async function createServices(ctx: Context): Promise<Services> {
   const { redis } = ctx;
   const stats = createStatsStore(redis);
+  const auth = await createAuthModule(ctx);
+
+  // A missing or wrong key stops start-up here (SecretsKeyError) without touching stored values.
+  const { crypto } = await openSecretsKey(ctx.config, redis, ctx.log);
+  const secrets = createSecretStore({ redis, crypto, log: ctx.log });
+  const redaction = createRedactionService({
+    redis,
+    crypto,
+    log: ctx.log,
+    subscriberFactory: () => createRedis(ctx.redisTarget, 'subscriber'),
+  });
+  await redaction.ready;
+  ctx.onClose(() => redaction.close());
+  const redact = (text: string) => redaction.redact(text);
+  const scriptSecrets: Services['scriptSecrets'] = {
+    getSecret: (name) => secrets.get(name),
+    redact,
+  };
+  const scriptStore = createScriptStore({ redis });
+  const scriptMirror = createFileMirror(ctx.config.paths.scripts);
+  const scripts = createScriptService({ store: scriptStore, mirror: scriptMirror, log: ctx.log });
+  const scriptRunner = createScriptRunner({
+    store: scriptStore,
+    mirror: scriptMirror,
+    queues: ctx.queues,
+    stats,
+    wallTimeMs: ctx.config.scripts.limits.wall_time,
+    redact: (text) => scriptSecrets.redact(text),
+    log: ctx.log,
+  });
+
+  const schedules = createSchedules(
+    createScheduleDeps(ctx, {
+      scripts: scriptRunner,
+      scriptExists: async (name) => (await scriptStore.get(name)) !== null,
+      redact: (text) => scriptSecrets.redact(text),
+    }),
+  );
+
+  /** Secret names any script declares in `# @secrets:` (listed even before they are set). */
+  const declaredNames = async () => {
+    const names = new Set<string>();
+    for (const record of await scriptStore.list()) {
+      for (const name of record.metadata.secrets) names.add(name);
+    }
+    return [...names];
+  };
 
   const scriptCounts = async () => {
     const names = await redis.smembers(keys.scriptIndex());
@@ -42,19 +128,46 @@ export async function createServices(ctx: Context): Promise<Services> {
 
   return {
     stats,
+    auth: auth.service,
+    tokens: auth.tokens,
     setupComplete: async () => (await redis.exists(keys.adminUser())) === 1,
     metrics: {
       scripts: scriptCounts,
       executions: () => stats.read(),
-      secrets: async () => ({ total: 0, configured: 0 }),
+      secrets: async () => secrets.counts(await declaredNames()),
       threads: threadCount,
     },
-    publicRoutes: [],
-    protectedRoutes: [],
-    guards: [
-      async () => {
-        throw unauthorized();
+    publicRoutes: [
+      // First: cookies and @fastify/jwt on the /api scope, which the guards below rely on.
+      async (api) => {
+        await api.register(authPlugin, { auth });
+      },
+      async (api) => {
+        await api.register(setupRoutes, { auth });
+        await api.register(authRoutes, { auth });
       },
     ],
+    protectedRoutes: [
+      async (api) => {
+        await api.register(meRoutes);
+      },
+      async (api) => {
+        await api.register(scheduleRoutes, { schedules: schedules.service });
+      },
+      async (api) => {
+        await api.register(scriptRoutes, { scripts, runner: scriptRunner });
+      },
+      async (api) => {
+        await api.register(secretRoutes, { secrets, declaredNames, redaction });
+      },
+    ],
+    guards: authGuards(auth),
+    schedules,
+    scripts,
+    scriptRunner,
+    secrets,
+    redaction,
+    redact,
+    scriptSecrets,
   };
 }

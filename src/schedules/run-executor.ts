@@ -62,7 +62,9 @@ export const interruptedMessage =
 export function createRunExecutor(deps: ExecutorDeps) {
   const clean = (text: string) => capOutput(deps.redact(text));
 
-  async function perform(s: StoredSchedule): Promise<Pick<RunOutcome, 'status' | 'error' | 'output'>> {
+  async function perform(
+    s: StoredSchedule,
+  ): Promise<Pick<RunOutcome, 'status' | 'error' | 'output'>> {
     if (s.type === 'script') {
       if (!deps.runScript) throw new Error('script runs are not available in this process');
       const r = await deps.runScript(s.script_name ?? '', {});
@@ -74,7 +76,11 @@ export function createRunExecutor(deps: ExecutorDeps) {
     return { status: 'success', error: '', output: reply };
   }
 
-  async function finalize(s: StoredSchedule | null, run: InFlight, result: Pick<RunOutcome, 'status' | 'error' | 'output'>) {
+  async function finalize(
+    s: StoredSchedule | null,
+    run: InFlight,
+    result: Pick<RunOutcome, 'status' | 'error' | 'output'>,
+  ) {
     const outcome: RunOutcome = {
       status: result.status,
       error: clean(result.error),
@@ -140,9 +146,14 @@ export function createRunExecutor(deps: ExecutorDeps) {
       if (claim === 'duplicate') return onDuplicate(deps.runState.claimKey(run, req.jobId));
       if (claim !== 'claimed') return;
 
-      const heartbeat = setInterval(() => {
-        deps.runState.renew(run).catch((err: Error) => deps.log.warn({ err: err.message }, 'lease renewal failed'));
-      }, Math.max(100, Math.floor(deps.leaseMs / 3)));
+      const heartbeat = setInterval(
+        () => {
+          deps.runState
+            .renew(run)
+            .catch((err: Error) => deps.log.warn({ err: err.message }, 'lease renewal failed'));
+        },
+        Math.max(100, Math.floor(deps.leaseMs / 3)),
+      );
       let result: Pick<RunOutcome, 'status' | 'error' | 'output'>;
       try {
         result = await perform(s);

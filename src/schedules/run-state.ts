@@ -182,8 +182,18 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
       );
     },
     /** Runs whose lease ran out: their worker died or hung past the lease. */
-    async expired(now = Date.now(), limit = 100): Promise<Array<{ member: string; run: InFlight }>> {
-      const members = await redis.zrangebyscore(keys.scheduleRunning(), '-inf', now, 'LIMIT', 0, limit);
+    async expired(
+      now = Date.now(),
+      limit = 100,
+    ): Promise<Array<{ member: string; run: InFlight }>> {
+      const members = await redis.zrangebyscore(
+        keys.scheduleRunning(),
+        '-inf',
+        now,
+        'LIMIT',
+        0,
+        limit,
+      );
       return members.flatMap((member) => {
         const run = parseMember(member);
         return run ? [{ member, run }] : [];

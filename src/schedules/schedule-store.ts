@@ -76,7 +76,8 @@ export function parseStored(id: string, h: Record<string, string>): StoredSchedu
   };
   if (h.script_name !== undefined) s.script_name = h.script_name;
   if (h.prompt !== undefined) s.prompt = h.prompt;
-  if (h.output_target) s.output_target = JSON.parse(h.output_target) as StoredSchedule['output_target'];
+  if (h.output_target)
+    s.output_target = JSON.parse(h.output_target) as StoredSchedule['output_target'];
   if (h.last_run_at) s.last_run_at = h.last_run_at;
   if (h.last_run_status) s.last_run_status = h.last_run_status as RunStatus;
   if (h.last_run_error !== undefined) s.last_run_error = h.last_run_error;
@@ -117,7 +118,11 @@ export interface ScheduleStore {
    * Writes only `changes` (callers hold the schedule's lock); `rearm` restarts misfire
    * accounting from now (enabled, or the cron or zone changed). Null when the id is unknown.
    */
-  patch(id: string, changes: Partial<ScheduleConfig>, rearm: boolean): Promise<StoredSchedule | null>;
+  patch(
+    id: string,
+    changes: Partial<ScheduleConfig>,
+    rearm: boolean,
+  ): Promise<StoredSchedule | null>;
   remove(id: string): Promise<boolean>;
   runs(id: string): Promise<RunEntry[]>;
   ids(): Promise<string[]>;

@@ -41,7 +41,10 @@ export function createSchedulerSync(deps: SchedulerSyncDeps) {
   const { queue, store } = deps;
 
   /** Makes the scheduler match `s` (null: removed). Callers hold the schedule's lock. */
-  async function apply(id: string, s: StoredSchedule | null): Promise<'upserted' | 'removed' | 'same'> {
+  async function apply(
+    id: string,
+    s: StoredSchedule | null,
+  ): Promise<'upserted' | 'removed' | 'same'> {
     if (!s || !s.enabled) {
       return (await queue.removeJobScheduler(id)) ? 'removed' : 'same';
     }
@@ -67,7 +70,10 @@ export function createSchedulerSync(deps: SchedulerSyncDeps) {
   }
 
   /** Missed firings of `s` up to `now`: the newest one within the window runs, older are skipped. */
-  async function catchUp(s: StoredSchedule, now: number): Promise<{ caughtUp: number; skipped: number }> {
+  async function catchUp(
+    s: StoredSchedule,
+    now: number,
+  ): Promise<{ caughtUp: number; skipped: number }> {
     const after = Math.max(s.armed_at, s.last_fire_at, s.misfire_through);
     const { fires, truncated } = firesBetween(s.cron_expr, s.timezone, after, now);
     const newest = fires[0];

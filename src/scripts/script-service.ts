@@ -1,4 +1,4 @@
-import { AppError, badRequest } from '../errors/catalogue.js';
+import { AppError, badRequest, isAppError } from '../errors/catalogue.js';
 import type { Logger } from '../log/logger.js';
 import type { FileMirror } from './file-mirror.js';
 import { hashSource } from './hashing.js';
@@ -42,7 +42,10 @@ export function createScriptService({ store, mirror, log }: ScriptServiceDeps) {
 
   function checkSource(name: string, source: string): void {
     if (Buffer.byteLength(source, 'utf8') > maxSourceBytes) {
-      throw new AppError('payload_too_large', `script source is larger than ${maxSourceBytes} bytes`);
+      throw new AppError(
+        'payload_too_large',
+        `script source is larger than ${maxSourceBytes} bytes`,
+      );
     }
     assertParses(name, source);
   }
@@ -97,7 +100,13 @@ export function createScriptService({ store, mirror, log }: ScriptServiceDeps) {
      * and writes back scripts whose file is missing. Invalid files are reported, not imported.
      */
     async reloadFromDisk(): Promise<ReloadReport> {
-      const report: ReloadReport = { created: [], updated: [], unchanged: [], written: [], errors: [] };
+      const report: ReloadReport = {
+        created: [],
+        updated: [],
+        unchanged: [],
+        written: [],
+        errors: [],
+      };
       const scan = await mirror.scan();
       report.errors.push(...scan.skipped);
       // A file we could not read still exists: it must not be overwritten from the store.
@@ -115,12 +124,20 @@ export function createScriptService({ store, mirror, log }: ScriptServiceDeps) {
             report.errors.push({ name: file.name, message: problem.message });
             continue;
           }
+          // Another process may import the same file at the same moment (every role reloads
+          // at start): the store re-checks under the script's lock, so it lands once.
           if (current) {
-            await store.update(file.name, file.source, fromDisk);
+            await store.update(file.name, file.source, fromDisk, true);
             report.updated.push(file.name);
           } else {
-            await store.create(file.name, file.source, fromDisk);
-            report.created.push(file.name);
+            try {
+              await store.create(file.name, file.source, fromDisk);
+              report.created.push(file.name);
+            } catch (err) {
+              if (!isAppError(err) || err.code !== 'conflict') throw err;
+              await store.update(file.name, file.source, fromDisk, true);
+              report.updated.push(file.name);
+            }
           }
         } catch (err) {
           report.errors.push({ name: file.name, message: (err as Error).message });

@@ -153,9 +153,16 @@ export function createScriptStore({ redis, now = () => new Date() }: ScriptStore
       });
     },
 
-    async update(name: string, source: string, who: ChangeAuthor): Promise<ScriptRecord> {
+    /** With `onlyIfChanged`, a source equal to the current one adds no version (disk imports). */
+    async update(
+      name: string,
+      source: string,
+      who: ChangeAuthor,
+      onlyIfChanged = false,
+    ): Promise<ScriptRecord> {
       return locked(name, async () => {
         const current = await mustGet(name);
+        if (onlyIfChanged && current.hash === hashSource(source)) return current;
         const v = await newVersion(name, source, who);
         const next = changed(current, v);
         await commit(next, v);

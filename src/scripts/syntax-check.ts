@@ -1,6 +1,5 @@
 import { AppError } from '../errors/catalogue.js';
-import { StarlarkStaticErrors, StarlarkSyntaxError } from '../starlark/syntax/errors.js';
-import { parseFile } from '../starlark/syntax/parser.js';
+import { check } from '../starlark/index.js';
 
 export interface SyntaxProblem {
   message: string;
@@ -8,17 +7,16 @@ export interface SyntaxProblem {
   column: number;
 }
 
-/** The first syntax error of `source`, or null when it parses. */
+/** Names every script sees besides the builtins (see the host modules of the run task). */
+export const scriptPredeclared = ['http', 'json', 'time', 'secrets', 'format', 'args'];
+
+/**
+ * The first static error of `source` (syntax, or a name that resolves nowhere, or a construct
+ * the script dialect forbids), or null: a script that cannot run is refused when stored.
+ */
 export function findSyntaxError(name: string, source: string): SyntaxProblem | null {
-  try {
-    parseFile(name, source);
-    return null;
-  } catch (err) {
-    const first =
-      err instanceof StarlarkStaticErrors ? err.errors[0] : err instanceof StarlarkSyntaxError ? err : null;
-    if (!first) throw err;
-    return { message: first.message, line: first.line, column: first.col };
-  }
+  const first = check(name, source, { predeclared: scriptPredeclared })[0];
+  return first ? { message: first.message, line: first.line, column: first.col } : null;
 }
 
 /** Throws 400 `invalid_script` with `line` and `column` when the source does not parse. */

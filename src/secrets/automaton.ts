@@ -11,6 +11,8 @@
  * their own edges plus a failure link, which is walked back towards the dense rows.
  */
 
+import { compile } from './automaton-compile.js';
+
 export interface Pattern {
   text: string;
   /** Reported with each match (the redactor uses the index of the secret). */
@@ -35,9 +37,12 @@ export interface Automaton {
 export interface AutomatonOptions {
   /** Upper bound on the dense transition table, in entries (4 bytes each). */
   denseBudget?: number;
+  /** States deeper than this never get a dense row: ordinary text rarely reaches them. */
+  denseDepth?: number;
 }
 
-const DEFAULT_DENSE_BUDGET = 4 * 1024 * 1024;
+const DEFAULT_DENSE_BUDGET = 2 * 1024 * 1024;
+const DEFAULT_DENSE_DEPTH = 4;
 
 export function buildAutomaton(
   patterns: readonly Pattern[],
@@ -57,49 +62,55 @@ export function buildAutomaton(
   }
   const K = classes;
 
-  // 1. The trie, in insertion order; edges in a map keyed by parent * K + class.
+  // 1. The trie, built from the patterns in sorted order: each one shares with the previous one
+  // exactly their common prefix, so no child lookup is needed. The sort is stable, so among equal
+  // texts the first given (the caller's priority) claims the node.
+  const sorted = patterns
+    .filter((p) => p.text.length > 0)
+    .sort((x, y) => (x.text < y.text ? -1 : x.text > y.text ? 1 : 0));
   const cap = totalChars + 1;
   const depthOld = new Int32Array(cap);
   const tagOld = new Int32Array(cap).fill(-1);
-  const edges = new Map<number, number>();
+  const parentOld = new Int32Array(cap);
+  const classInOld = new Int32Array(cap);
+  const path = new Int32Array(maxPatternLength + 1);
   let count = 1;
-  for (const { text, tag } of patterns) {
-    if (text.length === 0) continue;
-    let node = 0;
-    for (let i = 0; i < text.length; i++) {
-      const key = node * K + (classOf[text.charCodeAt(i)] as number);
-      let next = edges.get(key);
-      if (next === undefined) {
-        next = count++;
-        depthOld[next] = i + 1;
-        edges.set(key, next);
-      }
-      node = next;
+  let previous = '';
+  for (const { text, tag } of sorted) {
+    let common = 0;
+    const limit = Math.min(text.length, previous.length);
+    while (common < limit && text.charCodeAt(common) === previous.charCodeAt(common)) common++;
+    for (let i = common; i < text.length; i++) {
+      const node = count++;
+      parentOld[node] = path[i] as number;
+      classInOld[node] = classOf[text.charCodeAt(i)] as number;
+      depthOld[node] = i + 1;
+      path[i + 1] = node;
     }
-    // The first pattern to claim a text keeps it (two secrets may share a value).
-    if (tagOld[node] === -1) tagOld[node] = tag;
+    const end = path[text.length] as number;
+    if (tagOld[end] === -1) tagOld[end] = tag;
+    previous = text;
   }
 
   // 2. Children lists (CSR) in old numbering.
   const childStartOld = new Int32Array(count + 1);
-  for (const key of edges.keys()) {
-    const at = Math.floor(key / K) + 1;
+  for (let node = 1; node < count; node++) {
+    const at = (parentOld[node] as number) + 1;
     childStartOld[at] = (childStartOld[at] as number) + 1;
   }
   for (let i = 0; i < count; i++) {
     childStartOld[i + 1] = (childStartOld[i + 1] as number) + (childStartOld[i] as number);
   }
   const fillPos = childStartOld.slice(0, count);
-  const childClsOld = new Int32Array(edges.size);
-  const childNodeOld = new Int32Array(edges.size);
-  for (const [key, child] of edges) {
-    const parent = Math.floor(key / K);
+  const childClsOld = new Int32Array(count);
+  const childNodeOld = new Int32Array(count);
+  for (let node = 1; node < count; node++) {
+    const parent = parentOld[node] as number;
     const at = fillPos[parent] as number;
     fillPos[parent] = at + 1;
-    childClsOld[at] = key % K;
-    childNodeOld[at] = child;
+    childClsOld[at] = classInOld[node] as number;
+    childNodeOld[at] = node;
   }
-  edges.clear();
 
   // 3. Breadth-first renumbering.
   const order = new Int32Array(count);
@@ -116,7 +127,11 @@ export function buildAutomaton(
   }
 
   const budget = options.denseBudget ?? DEFAULT_DENSE_BUDGET;
-  const denseCount = Math.max(1, Math.min(count, Math.floor(budget / K)));
+  const maxDenseDepth = options.denseDepth ?? DEFAULT_DENSE_DEPTH;
+  let shallow = 1;
+  while (shallow < count && (depthOld[order[shallow] as number] as number) <= maxDenseDepth)
+    shallow++;
+  const denseCount = Math.max(1, Math.min(shallow, Math.floor(budget / K)));
 
   const fail = new Int32Array(count);
   const out = new Int32Array(count);
@@ -197,112 +212,4 @@ export function buildAutomaton(
     sparseCls,
     sparseNode,
   });
-}
-
-interface Tables {
-  classOf: Int32Array;
-  K: number;
-  count: number;
-  denseCount: number;
-  maxPatternLength: number;
-  dense: Int32Array;
-  fail: Int32Array;
-  out: Int32Array;
-  outTag: Int32Array;
-  depthArr: Int32Array;
-  sparseStart: Int32Array;
-  sparseCls: Int32Array;
-  sparseNode: Int32Array;
-}
-
-/** The scan-time form; only what it keeps stays alive (the id-based build tables do not). */
-function compile(t: Tables): Automaton {
-  const {
-    classOf,
-    K,
-    count,
-    denseCount,
-    maxPatternLength,
-    dense,
-    fail,
-    out,
-    outTag,
-    depthArr,
-    sparseStart,
-    sparseCls,
-    sparseNode,
-  } = t;
-  // Scan-time encoding of a state: a dense state v is v * K (its row offset), a sparse one is
-  // D * K + (v - D). A table entry is the encoded target, bitwise-negated when a pattern ends there,
-  // so the loop does one read per character and one sign test.
-  const D = denseCount;
-  const limit = D * K;
-  const encode = (v: number): number => {
-    const x = v < D ? v * K : limit + (v - D);
-    return (out[v] as number) !== 0 ? ~x : x;
-  };
-  const decode = (x: number): number => (x < limit ? x / K : x - limit + D);
-  const table = new Int32Array(limit);
-  for (let i = 0; i < limit; i++) table[i] = encode(dense[i] as number);
-  const edgeCode = new Int32Array(sparseNode.length);
-  for (let e = 0; e < sparseNode.length; e++) edgeCode[e] = encode(sparseNode[e] as number);
-  const sparseCount = count - D;
-  const failCode = new Int32Array(sparseCount);
-  for (let i = 0; i < sparseCount; i++) failCode[i] = unsigned(encode(fail[D + i] as number));
-  const edgeFrom = sparseStart.subarray(D);
-
-  function scan(text: string, state: number, offset: number, sink: MatchSink): number {
-    // Locals rather than closure slots: this loop is the whole cost of redaction.
-    const cls = classOf;
-    const rows = table;
-    const top = limit;
-    const from = edgeFrom;
-    const edgeCls = sparseCls;
-    const edges = edgeCode;
-    const back = failCode;
-    let s = state;
-    for (let i = 0, n = text.length; i < n; i++) {
-      const c = cls[text.charCodeAt(i)] as number;
-      if (s < top) {
-        s = rows[s + c] as number;
-      } else {
-        let x = s;
-        for (;;) {
-          if (x < top) {
-            x = rows[x + c] as number;
-            break;
-          }
-          const v = x - top;
-          let e = from[v] as number;
-          const end = from[v + 1] as number;
-          while (e < end && edgeCls[e] !== c) e++;
-          if (e < end) {
-            x = edges[e] as number;
-            break;
-          }
-          x = back[v] as number;
-        }
-        s = x;
-      }
-      if (s < 0) {
-        s = ~s;
-        const v = decode(s);
-        const len = out[v] as number;
-        sink(offset + i + 1 - len, offset + i + 1, outTag[v] as number);
-      }
-    }
-    return s;
-  }
-
-  return {
-    stateCount: count,
-    maxPatternLength,
-    scan,
-    depth: (state) => depthArr[decode(state)] as number,
-  };
-}
-
-/** Failure targets are followed, never reported: drop the "pattern ends here" bit. */
-function unsigned(x: number): number {
-  return x < 0 ? ~x : x;
 }

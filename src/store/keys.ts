@@ -26,6 +26,8 @@ export const keys = {
   secret: (name: string) => `secret:${name}`,
   redactionSet: () => 'secrets:redaction',
   redactionVersion: () => 'secrets:redaction:version',
+  /** One-way check value of the secrets key, so a wrong or missing key stops start-up. */
+  secretsKeyCheck: () => 'secrets:key_check',
   /** Pub/sub channel, not a key: ioredis does not prefix channels, so the prefix is added here. */
   redactionChannel: (prefix: string) => `${prefix}secrets:changed`,
 

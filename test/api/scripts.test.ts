@@ -21,12 +21,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const call = (method: string, url: string, payload?: unknown) =>
-  h.app.inject({
-    method: method as 'GET',
-    url,
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
+const call = (method: string, url: string, payload?: unknown) => h.call(method, url, payload);
 
 async function create(name: string, text = source) {
   const res = await call('POST', '/api/scripts', { name, source: text });
@@ -130,16 +125,20 @@ describe('script resources', () => {
     const approved = await call('POST', '/api/scripts/flow.star/approve');
     expect(approved.statusCode).toBe(200);
     const a = approved.json();
-    expect(a).toMatchObject({ name: 'flow.star', status: 'approved', approved_by: 'alice' });
+    expect(a).toMatchObject({ name: 'flow.star', status: 'approved', approved_by: 'admin' });
     expect(Date.parse(a.approved_at)).not.toBeNaN();
 
     // Approving what is approved changes nothing.
     const again = await call('POST', '/api/scripts/flow.star/approve', {});
     expect(again.json()).toEqual(a);
-    const entry = (await call('GET', '/api/scripts')).json<{ scripts: any[] }>().scripts.find(
-      (s) => s.name === 'flow.star',
-    );
-    expect(entry).toMatchObject({ status: 'approved', approved_at: a.approved_at, approved_by: 'alice' });
+    const entry = (await call('GET', '/api/scripts'))
+      .json<{ scripts: any[] }>()
+      .scripts.find((s) => s.name === 'flow.star');
+    expect(entry).toMatchObject({
+      status: 'approved',
+      approved_at: a.approved_at,
+      approved_by: 'admin',
+    });
 
     const noReason = await call('POST', '/api/scripts/flow.star/reject', { reason: '  ' });
     expect(noReason.statusCode).toBe(400);
@@ -150,7 +149,7 @@ describe('script resources', () => {
     expect(rejected.json()).toMatchObject({
       name: 'flow.star',
       status: 'rejected',
-      rejected_by: 'alice',
+      rejected_by: 'admin',
       reason: 'too risky',
     });
     expect(Date.parse(rejected.json().rejected_at)).not.toBeNaN();
@@ -173,9 +172,9 @@ describe('script resources', () => {
     });
     const detail = (await call('GET', '/api/scripts/flow.star')).json();
     expect(detail.status).toBe('pending');
-    const listed = (await call('GET', '/api/scripts')).json<{ scripts: any[] }>().scripts.find(
-      (s) => s.name === 'flow.star',
-    );
+    const listed = (await call('GET', '/api/scripts'))
+      .json<{ scripts: any[] }>()
+      .scripts.find((s) => s.name === 'flow.star');
     expect(listed).not.toHaveProperty('approved_at');
 
     const badUpdate = await call('PUT', '/api/scripts/flow.star', { source: 'def (' });
@@ -206,7 +205,7 @@ describe('script resources', () => {
     expect(history.map((v) => v.message)).toEqual(['updated', 'created']);
     for (const v of history) {
       expect(v.commit).toMatch(/^[0-9a-f]{40}$/);
-      expect(v.author).toBe('alice');
+      expect(v.author).toBe('admin');
       expect(Date.parse(v.timestamp)).not.toBeNaN();
     }
     const [second, first] = history as [(typeof history)[0], (typeof history)[0]];
@@ -224,7 +223,10 @@ describe('script resources', () => {
     );
     expect(diff.json()).toEqual({ diff: '@@ -1,3 +1,3 @@\n a = 1\n-b = 2\n+b = 3\n result = a\n' });
     expect((await call('GET', '/api/scripts/ver.star/diff')).json()).toEqual(diff.json());
-    const badDiff = await call('GET', `/api/scripts/ver.star/diff?from=${'1'.repeat(40)}&to=${second.commit}`);
+    const badDiff = await call(
+      'GET',
+      `/api/scripts/ver.star/diff?from=${'1'.repeat(40)}&to=${second.commit}`,
+    );
     expect(badDiff.statusCode).toBe(404);
 
     await call('POST', '/api/scripts/ver.star/approve');
@@ -281,7 +283,7 @@ describe('script resources', () => {
     expect(modified.statusCode).toBe(409);
     expect(modified.json().error).toBe('script_modified');
 
-    const report = await h.scripts.reloadFromDisk();
+    const report = await h.services.scripts.reloadFromDisk();
     expect(report.updated).toContain('guard.star');
     const detail = (await call('GET', '/api/scripts/guard.star')).json();
     expect(detail).toMatchObject({ status: 'pending', source: 'result = 666\n' });

@@ -58,10 +58,10 @@ describe('steward start', () => {
 
     const health = await fetch(`${base}/health`);
     expect(health.status).toBe(503);
-    expect((await health.json()).reason).toBe('setup_required');
+    expect(((await health.json()) as { reason: string }).reason).toBe('setup_required');
     const ready = await fetch(`${base}/ready`);
     expect(ready.status).toBe(503);
-    expect((await ready.json()).reason).toBe('admin_setup');
+    expect(((await ready.json()) as { reason: string }).reason).toBe('admin_setup');
 
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     const killedAt = Date.now();

@@ -20,7 +20,13 @@ beforeAll(async () => {
         return;
       case '/echo':
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ method: req.method, host: req.headers.host, auth: req.headers.authorization ?? null }));
+        res.end(
+          JSON.stringify({
+            method: req.method,
+            host: req.headers.host,
+            auth: req.headers.authorization ?? null,
+          }),
+        );
         return;
       case '/redirect':
         res.statusCode = 302;
@@ -35,6 +41,11 @@ beforeAll(async () => {
       case '/slow':
         await new Promise((r) => setTimeout(r, 2_000));
         res.end('late');
+        return;
+      case '/slow-body':
+        res.write('start');
+        await new Promise((r) => setTimeout(r, 2_000));
+        res.end('end');
         return;
       case '/big':
         res.end(Buffer.alloc(5_000, 'a'));
@@ -170,8 +181,28 @@ describe('allowlist', () => {
       { address: '10.0.0.1', family: 4 },
       { address: '127.0.0.1', family: 4 },
     ];
-    const res = await base({ allow: ['127.0.0.1'], resolver }).fetch(`http://multi.test:${server.port}/hello`);
+    const res = await base({ allow: ['127.0.0.1'], resolver }).fetch(
+      `http://multi.test:${server.port}/hello`,
+    );
     expect(res.body.toString()).toBe('hello');
+  });
+
+  it('falls back to the next admitted address when one refuses the connection', async () => {
+    const resolver: Resolver = async () => [
+      { address: '::1', family: 6 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+    const egress = base({ allow: [`dual.test:${server.port}`], resolver });
+    const res = await egress.fetch(`http://dual.test:${server.port}/hello`);
+    expect(res.body.toString()).toBe('hello');
+  });
+
+  it('shows IPv6 answers as the resolver gave them', async () => {
+    const resolver: Resolver = async () => [{ address: 'fd00::1', family: 6 }];
+    const err = await refusal(base({ resolver }).fetch('https://v6.test/'));
+    expect(err.message).toBe(
+      'blocked: v6.test (fd00::1) is a unique-local address; add it to egress.allow (e.g. "[fd00::1]:443") to permit it',
+    );
   });
 
   it('admits an IPv4-mapped address through its IPv4 entry', async () => {
@@ -203,10 +234,13 @@ describe('redirects', () => {
 
   it('checks every redirect target again', async () => {
     const egress = base({ allow: [`127.0.0.1:${server.port}`] });
-    const err = await refusal(egress.fetch(`${server.url}/redirect?to=${encodeURIComponent(`${other.url}/`)}`));
+    const err = await refusal(
+      egress.fetch(`${server.url}/redirect?to=${encodeURIComponent(`${other.url}/`)}`),
+    );
     expect(err.code).toBe('blocked');
     const meta = await refusal(egress.fetch(`${server.url}/redirect?to=http://169.254.169.254/`));
     expect(meta.message).toContain('metadata');
+    expect(meta.message).toContain(`(reached by a redirect from ${server.url}/redirect`);
     const file = await refusal(egress.fetch(`${server.url}/redirect?to=file:///etc/passwd`));
     expect(file.code).toBe('scheme');
   });
@@ -218,11 +252,16 @@ describe('redirects', () => {
 
   it('drops credentials when a redirect changes origin', async () => {
     const egress = base({ allow: ['127.0.0.1'] });
-    const same = await egress.fetch(`${server.url}/redirect?to=/echo`, { headers: { Authorization: 'token x' } });
-    expect(JSON.parse(same.body.toString()).auth).toBe('token x');
-    const cross = await egress.fetch(`${server.url}/redirect?to=${encodeURIComponent(`http://localhost:${server.port}/echo`)}`, {
+    const same = await egress.fetch(`${server.url}/redirect?to=/echo`, {
       headers: { Authorization: 'token x' },
     });
+    expect(JSON.parse(same.body.toString()).auth).toBe('token x');
+    const cross = await egress.fetch(
+      `${server.url}/redirect?to=${encodeURIComponent(`http://localhost:${server.port}/echo`)}`,
+      {
+        headers: { Authorization: 'token x' },
+      },
+    );
     expect(JSON.parse(cross.body.toString()).auth).toBeNull();
   });
 });
@@ -230,14 +269,24 @@ describe('redirects', () => {
 describe('limits', () => {
   it('times out', async () => {
     const started = Date.now();
-    const err = await refusal(base({ allow: ['127.0.0.1'], timeoutMs: 300 }).fetch(`${server.url}/slow`));
+    const err = await refusal(
+      base({ allow: ['127.0.0.1'], timeoutMs: 300 }).fetch(`${server.url}/slow`),
+    );
     expect(err.code).toBe('timeout');
     expect(err.message).toContain('timed out after 300 ms');
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 
+  it('times out while the body is still arriving', async () => {
+    const egress = base({ allow: ['127.0.0.1'], timeoutMs: 300 });
+    const err = await refusal(egress.fetch(`${server.url}/slow-body`));
+    expect(err.code).toBe('timeout');
+  });
+
   it('a per-request timeout can only be shorter', async () => {
-    const err = await refusal(base({ allow: ['127.0.0.1'] }).fetch(`${server.url}/slow`, { timeoutMs: 200 }));
+    const err = await refusal(
+      base({ allow: ['127.0.0.1'] }).fetch(`${server.url}/slow`, { timeoutMs: 200 }),
+    );
     expect(err.code).toBe('timeout');
   });
 
@@ -245,21 +294,32 @@ describe('limits', () => {
     const egress = base({ allow: ['127.0.0.1'], maxBodyBytes: 4_000 });
     for (const path of ['/big', '/big-chunked', '/gzip-bomb']) {
       const err = await refusal(egress.fetch(`${server.url}${path}`));
-      expect([path, err.code, err.message]).toEqual([path, 'too_large', expect.stringContaining('4000 bytes')]);
+      expect([path, err.code, err.message]).toEqual([
+        path,
+        'too_large',
+        expect.stringContaining('4000 bytes'),
+      ]);
     }
-    const small = await refusal(base({ allow: ['127.0.0.1'] }).fetch(`${server.url}/big`, { maxBytes: 100 }));
+    const small = await refusal(
+      base({ allow: ['127.0.0.1'] }).fetch(`${server.url}/big`, { maxBytes: 100 }),
+    );
     expect(small.code).toBe('too_large');
   });
 
   it('honours a caller abort signal', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const err = await refusal(base({ allow: ['127.0.0.1'] }).fetch(`${server.url}/slow`, { signal: controller.signal }));
+    const err = await refusal(
+      base({ allow: ['127.0.0.1'] }).fetch(`${server.url}/slow`, { signal: controller.signal }),
+    );
     expect(err.code).toBe('aborted');
   });
 
   it('sends a method and body', async () => {
-    const res = await base({ allow: ['127.0.0.1'] }).fetch(`${server.url}/echo`, { method: 'post', body: '{"a":1}' });
+    const res = await base({ allow: ['127.0.0.1'] }).fetch(`${server.url}/echo`, {
+      method: 'post',
+      body: '{"a":1}',
+    });
     expect(JSON.parse(res.body.toString()).method).toBe('POST');
     expect(server.requests.at(-1)?.body).toBe('{"a":1}');
   });

@@ -4,13 +4,18 @@ import type { AddressInfo } from 'node:net';
 export interface LocalServer {
   url: string;
   port: number;
-  requests: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }>;
+  requests: Array<{
+    method: string;
+    url: string;
+    headers: IncomingMessage['headers'];
+    body: string;
+  }>;
   close(): Promise<void>;
 }
 
 /** A real HTTP server on 127.0.0.1 for tests; the handler sees the request body as text. */
 export async function startServer(
-  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>,
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => unknown,
 ): Promise<LocalServer> {
   const requests: LocalServer['requests'] = [];
   const server = createServer((req, res) => {

@@ -197,6 +197,39 @@ describe('stream redactor', () => {
     expect(stream.end()).toBe('');
   });
 
+  it('matches redact() for random chunkings of text full of secrets', () => {
+    const many = Array.from({ length: 40 }, (_, i) => ({
+      name: `K${i}`,
+      value: `${'abcdefgh'[i % 8]}key-${i}-${'xyz'.repeat(1 + (i % 4))}`,
+    }));
+    const rm = createRedactor(many);
+    let seed = 12345;
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    for (let round = 0; round < 50; round++) {
+      let text = '';
+      while (text.length < 2000) {
+        const s = many[Math.floor(random() * many.length)] as { value: string };
+        const forms = [
+          s.value,
+          b64(Buffer.from(`.${s.value}`)),
+          Buffer.from(s.value).toString('hex'),
+          'filler ',
+          'akey-1',
+        ];
+        text += forms[Math.floor(random() * forms.length)];
+      }
+      const stream = createStreamRedactor(rm);
+      let out = '';
+      for (let at = 0; at < text.length;) {
+        const size = 1 + Math.floor(random() * 60);
+        out += stream.push(text.slice(at, at + size));
+        at += size;
+      }
+      out += stream.end();
+      expect(out).toBe(rm.redact(text));
+    }
+  });
+
   it('passes text through when there are no secrets', () => {
     const stream = createStreamRedactor(emptyRedactor);
     expect(stream.push('abc')).toBe('abc');

@@ -23,9 +23,10 @@ export interface TestContext {
 export async function createTestContext(
   overrides: Record<string, unknown> = {},
   label = 'ctx',
+  share?: SharedDeployment,
 ): Promise<TestContext> {
-  const prefix = uniquePrefix(label);
-  const dir = mkdtempSync(path.join(os.tmpdir(), `steward-${label}-`));
+  const prefix = share?.prefix ?? uniquePrefix(label);
+  const dir = share?.dir ?? mkdtempSync(path.join(os.tmpdir(), `steward-${label}-`));
   const config = loadConfig({
     cwd: dir,
     env: {},
@@ -45,10 +46,18 @@ export async function createTestContext(
     dir,
     async close() {
       await ctx.close();
+      // A process joining another's deployment leaves its keys and files to the owner.
+      if (share) return;
       await dropPrefix(prefix);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Another process of the same deployment: same Redis prefix, same data dir. */
+export interface SharedDeployment {
+  prefix: string;
+  dir: string;
 }
 
 export interface TestApp extends TestContext {
@@ -60,8 +69,9 @@ export interface TestApp extends TestContext {
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
   label = 'app',
+  share?: SharedDeployment,
 ): Promise<TestApp> {
-  const base = await createTestContext(overrides, label);
+  const base = await createTestContext(overrides, label, share);
   const services = await createServices(base.ctx);
   const app = await buildApp({ ctx: base.ctx, services });
   await app.ready();

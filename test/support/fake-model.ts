@@ -104,7 +104,10 @@ export async function startFakeModel(): Promise<FakeModel> {
       res.writeHead(reply.status, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
-          error: { message: reply.message ?? 'fake model failure', type: reply.type ?? 'invalid_request_error' },
+          error: {
+            message: reply.message ?? 'fake model failure',
+            type: reply.type ?? 'invalid_request_error',
+          },
         }),
       );
       return;
@@ -113,7 +116,12 @@ export async function startFakeModel(): Promise<FakeModel> {
       const id = `call_${++callCounter}`;
       pendingToolFollowUps.set(id, reply.after ?? ((r) => `tool said: ${r}`));
       startStream(res);
-      const call = { index: 0, id, type: 'function', function: { name: reply.tool, arguments: JSON.stringify(reply.args) } };
+      const call = {
+        index: 0,
+        id,
+        type: 'function',
+        function: { name: reply.tool, arguments: JSON.stringify(reply.args) },
+      };
       writeChunk(res, body, { role: 'assistant', tool_calls: [call] }, null);
       writeChunk(res, body, {}, 'tool_calls');
       endStream(res);
@@ -158,14 +166,17 @@ async function sendText(
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: body.model ?? 'fake',
-        choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
+        choices: [
+          { index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' },
+        ],
         usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
       }),
     );
     return;
   }
   startStream(res);
-  if (reply.reasoning) writeChunk(res, body, { role: 'assistant', reasoning_content: reply.reasoning }, null);
+  if (reply.reasoning)
+    writeChunk(res, body, { role: 'assistant', reasoning_content: reply.reasoning }, null);
   for (const piece of split(reply.text, reply.chunks ?? 1)) {
     writeChunk(res, body, { role: 'assistant', content: piece }, null);
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
@@ -175,10 +186,19 @@ async function sendText(
 }
 
 function startStream(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
 }
 
-function writeChunk(res: ServerResponse, body: ChatRequest, delta: object, finish: string | null): void {
+function writeChunk(
+  res: ServerResponse,
+  body: ChatRequest,
+  delta: object,
+  finish: string | null,
+): void {
   const chunk = {
     id: 'chatcmpl-fake',
     object: 'chat.completion.chunk',
@@ -208,7 +228,9 @@ function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
-      .map((p: unknown) => (typeof p === 'object' && p && 'text' in p ? String((p as { text: unknown }).text) : ''))
+      .map((p: unknown) =>
+        typeof p === 'object' && p && 'text' in p ? String((p as { text: unknown }).text) : '',
+      )
       .join('');
   }
   return '';
@@ -216,7 +238,10 @@ function textOf(content: unknown): string {
 
 // OpenCode's title agent asks for a short title of the conversation in its system prompt.
 function isTitleRequest(messages: ChatMessage[]): boolean {
-  const system = messages.filter((m) => m.role === 'system').map((m) => textOf(m.content)).join('\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => textOf(m.content))
+    .join('\n');
   return /title generator/i.test(system);
 }
 

@@ -49,7 +49,13 @@ export function mockProvider(modelURL: string): Record<string, unknown> {
 
 /** Environment that keeps an engine on loopback with its own private directories. */
 export function isolatedEnv(root: string): Record<string, string> {
-  const dirs = { HOME: 'home', XDG_CONFIG_HOME: 'config', XDG_DATA_HOME: 'data', XDG_CACHE_HOME: 'cache', XDG_STATE_HOME: 'state' };
+  const dirs = {
+    HOME: 'home',
+    XDG_CONFIG_HOME: 'config',
+    XDG_DATA_HOME: 'data',
+    XDG_CACHE_HOME: 'cache',
+    XDG_STATE_HOME: 'state',
+  };
   const env: Record<string, string> = {};
   for (const [name, sub] of Object.entries(dirs)) {
     const dir = path.join(root, sub);
@@ -62,6 +68,7 @@ export function isolatedEnv(root: string): Record<string, string> {
     ...offlineEngineEnv,
     // It installs a plugin package in the background even with --pure: make that fail at once.
     npm_config_registry: 'http://127.0.0.1:9/',
+    npm_config_fetch_retries: '0',
   };
 }
 
@@ -94,36 +101,62 @@ export async function startTestEngine(options: TestEngineOptions): Promise<TestE
     OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
     ...(options.password ? { OPENCODE_SERVER_PASSWORD: options.password } : {}),
   };
-  const child = spawn(opencodeBin, ['serve', '--hostname', '127.0.0.1', '--port', String(port), '--pure'], {
-    cwd: workspace,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    opencodeBin,
+    ['serve', '--hostname', '127.0.0.1', '--port', String(port), '--pure'],
+    {
+      cwd: workspace,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const keep = (b: Buffer) => void (output = (output + b.toString('utf8')).slice(-4000));
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
 
+  // If the test worker dies first, a detached engine would outlive it.
+  const killOnExit = () => {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  };
+  process.once('exit', killOnExit);
+
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
+    process.off('exit', killOnExit);
     await killGroup(child);
     rmSync(root, { recursive: true, force: true });
   };
   try {
-    await waitForHealth(url, options.password, child, 20_000);
+    await waitForHealth(url, options.password, child, 45_000);
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}\n--- opencode output ---\n${output}`);
   }
-  return { url, ...(options.password ? { password: options.password } : {}), workspace, child, stop };
+  return {
+    url,
+    ...(options.password ? { password: options.password } : {}),
+    workspace,
+    child,
+    stop,
+  };
 }
 
 export function basicAuth(password: string | undefined): Record<string, string> {
-  return password ? { authorization: `Basic ${Buffer.from(`opencode:${password}`).toString('base64')}` } : {};
+  return password
+    ? { authorization: `Basic ${Buffer.from(`opencode:${password}`).toString('base64')}` }
+    : {};
 }
 
-async function waitForHealth(url: string, password: string | undefined, child: ChildProcess, timeoutMs: number) {
+async function waitForHealth(
+  url: string,
+  password: string | undefined,
+  child: ChildProcess,
+  timeoutMs: number,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`opencode exited with ${child.exitCode}`);

@@ -2,7 +2,12 @@ import fastifyCookie, { type CookieSerializeOptions } from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { checkClaims, requiredClaims, TOKEN_ALGORITHM, type TokenClaims } from '../../auth/claims.js';
+import {
+  checkClaims,
+  requiredClaims,
+  TOKEN_ALGORITHM,
+  type TokenClaims,
+} from '../../auth/claims.js';
 import type { AuthModule } from '../../auth/module.js';
 import type { AuthUser } from '../../auth/tokens.js';
 import { unauthorized } from '../../errors/catalogue.js';
@@ -36,7 +41,7 @@ export const authPlugin = fp<{ auth: AuthModule }>(
   async (app, { auth }) => {
     if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
     const verify = {
-      algorithms: [TOKEN_ALGORITHM],
+      algorithms: [TOKEN_ALGORITHM] as Array<typeof TOKEN_ALGORITHM>,
       allowedIss: auth.issuer,
       requiredClaims: [...requiredClaims],
     };
@@ -60,7 +65,10 @@ export const authPlugin = fp<{ auth: AuthModule }>(
 );
 
 /** The verified claims of the request's bearer access token, or null. */
-export async function bearerClaims(request: FastifyRequest, issuer: string): Promise<TokenClaims | null> {
+export async function bearerClaims(
+  request: FastifyRequest,
+  issuer: string,
+): Promise<TokenClaims | null> {
   try {
     return checkClaims(await request.accessJwtVerify(), issuer, 'access');
   } catch {
@@ -76,10 +84,7 @@ export async function bearerClaims(request: FastifyRequest, issuer: string): Pro
 export function authGuards(auth: AuthModule): onRequestHookHandler[] {
   const authenticate: onRequestHookHandler = async function authenticate(request) {
     const claims = await bearerClaims(request, auth.issuer);
-    if (!claims) {
-      request.user = null as unknown as AuthUser;
-      throw unauthorized();
-    }
+    if (!claims) throw unauthorized();
     request.user = { username: claims.sub, role: claims.role };
   };
   return [authenticate, rateLimitHook(auth.limits.api, byUserOrIp)];

@@ -67,7 +67,7 @@ const nameParams = z.object({ name: z.string() });
 const commitParams = z.object({ name: z.string(), commit: z.string() });
 const createBody = z.object({ name: z.string(), source: z.string() });
 const updateBody = z.object({ source: z.string() });
-const approveBody = z.object({ hash: z.string().optional() }).optional();
+const approveBody = z.object({ hash: z.string().optional() }).nullish();
 const rejectBody = z.object({
   reason: z.string().trim().min(1, 'a reason is required'),
 });
@@ -79,7 +79,7 @@ const testBody = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a Starlark identifier')
       .optional(),
   })
-  .optional();
+  .nullish();
 const diffQuery = z.object({ from: z.string().optional(), to: z.string().optional() });
 
 /** The authenticated administrator; the guard sets `request.user` on protected routes. */

@@ -13,7 +13,12 @@ export interface CalendarEvent {
  * Events of one iCal document that overlap [from, to], recurring ones expanded (RRULE with
  * EXDATE, TZID and RECURRENCE-ID overrides, as node-ical implements them).
  */
-export function eventsBetween(icsText: string, calendar: string, from: Date, to: Date): CalendarEvent[] {
+export function eventsBetween(
+  icsText: string,
+  calendar: string,
+  from: Date,
+  to: Date,
+): CalendarEvent[] {
   const components = ical.sync.parseICS(icsText);
   const out: CalendarEvent[] = [];
   for (const component of Object.values(components)) {

@@ -10,31 +10,56 @@ const maxEvents = 500;
 
 export const calendarRead = defineTool({
   name: 'calendar_read',
-  description: 'List calendar events in a date range, sorted by start time (recurring events expanded).',
+  description:
+    'List calendar events in a date range, sorted by start time (recurring events expanded).',
   inputSchema: z.object({
-    calendar: z.string().optional().describe('Name of one configured calendar feed; all feeds when omitted'),
-    from: z.string().optional().describe('Start of the range as an ISO 8601 date or date-time; now when omitted'),
-    to: z.string().optional().describe('End of the range as an ISO 8601 date or date-time; from + days when omitted'),
-    days: z.number().int().positive().max(maxSpanDays).optional().describe('Length of the range in days when to is omitted (default 7)'),
+    calendar: z
+      .string()
+      .optional()
+      .describe('Name of one configured calendar feed; all feeds when omitted'),
+    from: z
+      .string()
+      .optional()
+      .describe('Start of the range as an ISO 8601 date or date-time; now when omitted'),
+    to: z
+      .string()
+      .optional()
+      .describe('End of the range as an ISO 8601 date or date-time; from + days when omitted'),
+    days: z
+      .number()
+      .int()
+      .positive()
+      .max(maxSpanDays)
+      .optional()
+      .describe('Length of the range in days when to is omitted (default 7)'),
   }),
   handler: async (args, ctx) => {
-    const feeds = ctx.config.calendar.feeds.filter((feed) => args.calendar === undefined || feed.name === args.calendar);
+    const feeds = ctx.config.calendar.feeds.filter(
+      (feed) => args.calendar === undefined || feed.name === args.calendar,
+    );
     if (feeds.length === 0) {
       const names = ctx.config.calendar.feeds.map((feed) => feed.name).join(', ') || '(none)';
       throw new ToolError(`unknown calendar "${args.calendar}"; configured calendars: ${names}`);
     }
     const from = args.from ? parseDate(args.from, 'from') : new Date();
-    const to = args.to ? parseDate(args.to, 'to') : new Date(from.getTime() + (args.days ?? 7) * dayMs);
+    const to = args.to
+      ? parseDate(args.to, 'to')
+      : new Date(from.getTime() + (args.days ?? 7) * dayMs);
     if (to <= from) throw new ToolError('"to" must be after "from"');
-    if (to.getTime() - from.getTime() > maxSpanDays * dayMs) throw new ToolError(`the range may span at most ${maxSpanDays} days`);
+    if (to.getTime() - from.getTime() > maxSpanDays * dayMs)
+      throw new ToolError(`the range may span at most ${maxSpanDays} days`);
 
     const events: CalendarEvent[] = [];
     const problems: string[] = [];
     for (const feed of feeds) {
       try {
-        const res = await toolFetch(ctx, feed.url, { headers: { accept: 'text/calendar, text/plain;q=0.5' } });
+        const res = await toolFetch(ctx, feed.url, {
+          headers: { accept: 'text/calendar, text/plain;q=0.5' },
+        });
         if (res.status >= 400) throw new ToolError(`HTTP ${res.status}`);
-        events.push(...eventsBetween(decodeBody(res.body, res.headers['content-type']), feed.name, from, to));
+        events.push(
+          ...eventsBetween(decodeBody(res.body, res.headers['content-type']), feed.name, from, to),
+        );
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         ctx.logger.warn({ feed: feed.name, err: (err as Error).message }, 'calendar feed failed');
@@ -56,7 +81,8 @@ export const calendarRead = defineTool({
         ].join('\n'),
       );
     }
-    if (events.length > shown.length) lines.push(`[only the first ${maxEvents} events are shown; narrow the range]`);
+    if (events.length > shown.length)
+      lines.push(`[only the first ${maxEvents} events are shown; narrow the range]`);
     lines.push(...problems.map((problem) => `Note: ${problem}`));
     return lines.join('\n');
   },
@@ -65,7 +91,9 @@ export const calendarRead = defineTool({
 function parseDate(text: string, field: string): Date {
   const date = new Date(text);
   if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime())) {
-    throw new ToolError(`"${field}" must be an ISO 8601 date such as 2025-03-01 or 2025-03-01T09:00:00Z, got "${text}"`);
+    throw new ToolError(
+      `"${field}" must be an ISO 8601 date such as 2025-03-01 or 2025-03-01T09:00:00Z, got "${text}"`,
+    );
   }
   return date;
 }

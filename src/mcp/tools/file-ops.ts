@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '../tool-error.js';
 import { relativeTo, resolveInside } from './paths.js';
@@ -8,23 +8,74 @@ import { relativeTo, resolveInside } from './paths.js';
 export const maxReadBytes = 1024 * 1024;
 export const maxListEntries = 1000;
 
+/** The named file is not there; callers for which absence is normal can tell it apart. */
+export class MissingFileError extends ToolError {
+  override name = 'MissingFileError';
+}
+
 export interface Root {
   dir: string;
   label: string;
   createRoot?: boolean;
 }
 
-export async function readText(root: Root, userPath: string): Promise<string> {
-  const file = await resolveInside(root.dir, userPath, root);
+/** File-system failures the AI can act on, worded for it; anything else stays an internal error. */
+export async function fsGuard<T>(userPath: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason = code ? fsReasons[code] : undefined;
+    if (reason) throw new ToolError(`${userPath}: ${reason}`);
+    throw err;
+  }
+}
+
+const fsReasons: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  ENOENT: 'does not exist',
+  ENOSPC: 'no space left on the disk',
+  EROFS: 'the file system is read-only',
+  ENAMETOOLONG: 'the name is too long',
+  EEXIST: 'already exists',
+};
+
+export function readText(root: Root, userPath: string): Promise<string> {
+  return fsGuard(userPath, () => readTextUnguarded(root, userPath));
+}
+
+/**
+ * Git's own files are off limits: a hook written under .git runs on the next commit, and
+ * .git/config may hold a remote URL with a token. Checked on the real path, so links count too.
+ */
+async function resolveOutsideGit(root: Root, userPath: string): Promise<string> {
+  const real = await resolveInside(root.dir, userPath, root);
+  const rel = path.relative(await realpath(root.dir), real);
+  if (rel.split(path.sep).some((segment) => segment.toLowerCase() === '.git')) {
+    throw new ToolError(
+      `path refused: "${userPath}" is inside a .git folder, which tools may not touch`,
+    );
+  }
+  return real;
+}
+
+async function readTextUnguarded(root: Root, userPath: string): Promise<string> {
+  const file = await resolveOutsideGit(root, userPath);
   const info = await stat(file).catch(() => undefined);
-  if (!info) throw new ToolError(`${userPath} does not exist in the ${root.label}`);
-  if (info.isDirectory()) throw new ToolError(`${userPath} is a directory; use the list tool to see its entries`);
+  if (!info) throw new MissingFileError(`${userPath} does not exist in the ${root.label}`);
+  if (info.isDirectory())
+    throw new ToolError(`${userPath} is a directory; use the list tool to see its entries`);
+  if (!info.isFile()) throw new ToolError(`${userPath} is not a regular file`);
   const handle = await open(file, constants.O_RDONLY);
   try {
     const buffer = Buffer.alloc(Math.min(info.size, maxReadBytes));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     const data = buffer.subarray(0, bytesRead);
-    if (data.includes(0)) throw new ToolError(`${userPath} is a binary file; only text files can be read`);
+    if (data.includes(0))
+      throw new ToolError(`${userPath} is a binary file; only text files can be read`);
     const text = data.toString('utf8');
     return info.size > maxReadBytes
       ? `${text}\n\n[truncated: showing the first ${maxReadBytes} of ${info.size} bytes]`
@@ -48,17 +99,35 @@ export interface WriteOptions {
 }
 
 /** Writes a text file, creating parent directories; returns the real path written. */
-export async function writeText(root: Root, userPath: string, content: string, options: WriteOptions = {}): Promise<string> {
+export function writeText(
+  root: Root,
+  userPath: string,
+  content: string,
+  options: WriteOptions = {},
+): Promise<string> {
+  return fsGuard(userPath, () => writeTextUnguarded(root, userPath, content, options));
+}
+
+async function writeTextUnguarded(
+  root: Root,
+  userPath: string,
+  content: string,
+  options: WriteOptions,
+): Promise<string> {
   assertNoRedaction(content);
-  const file = await resolveInside(root.dir, userPath, root);
+  const file = await resolveOutsideGit(root, userPath);
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory()) throw new ToolError(`${userPath} is a directory, not a file`);
   await mkdir(path.dirname(file), { recursive: true });
   // O_NOFOLLOW: a symlink planted after the path check cannot redirect the write.
   const flags =
-    constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (options.append ? constants.O_APPEND : constants.O_TRUNC);
+    constants.O_WRONLY |
+    constants.O_CREAT |
+    constants.O_NOFOLLOW |
+    (options.append ? constants.O_APPEND : constants.O_TRUNC);
   const handle = await open(file, flags, 0o644).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ELOOP') throw new ToolError(`${userPath} is a symbolic link; write to its target instead`);
+    if (err.code === 'ELOOP')
+      throw new ToolError(`${userPath} is a symbolic link; write to its target instead`);
     throw err;
   });
   try {
@@ -76,17 +145,32 @@ export interface ListOptions {
 }
 
 /** Entries relative to the listed directory, directories with a trailing `/`. */
-export async function listEntries(root: Root, userPath: string, options: ListOptions = {}): Promise<string> {
-  const dir = await resolveInside(root.dir, userPath, root);
+export function listEntries(
+  root: Root,
+  userPath: string,
+  options: ListOptions = {},
+): Promise<string> {
+  return fsGuard(userPath, () => listEntriesUnguarded(root, userPath, options));
+}
+
+async function listEntriesUnguarded(
+  root: Root,
+  userPath: string,
+  options: ListOptions,
+): Promise<string> {
+  const dir = await resolveOutsideGit(root, userPath);
   const info = await stat(dir).catch(() => undefined);
-  if (!info) throw new ToolError(`${userPath} does not exist in the ${root.label}`);
+  if (!info) throw new MissingFileError(`${userPath} does not exist in the ${root.label}`);
   if (!info.isDirectory()) throw new ToolError(`${userPath} is a file; use the read tool`);
   const out: string[] = [];
   let truncated = false;
   const walk = async (current: string): Promise<void> => {
-    const entries = (await readdir(current, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    const entries = (await readdir(current, { withFileTypes: true })).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    );
     for (const entry of entries) {
       if (options.hideDotfiles && entry.name.startsWith('.')) continue;
+      if (entry.name.toLowerCase() === '.git') continue;
       if (out.length >= maxListEntries) {
         truncated = true;
         return;

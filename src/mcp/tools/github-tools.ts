@@ -19,7 +19,12 @@ function client(ctx: ToolContext): Octokit {
     baseUrl: base_url.replace(/\/+$/, ''),
     userAgent: 'Steward',
     request: { fetch: egressFetch(ctx.egress), signal: ctx.signal, retries: 0 },
-    log: { debug: () => {}, info: () => {}, warn: (m: string) => ctx.logger.warn(m), error: (m: string) => ctx.logger.error(m) },
+    log: {
+      debug: () => {},
+      info: () => {},
+      warn: (m: string) => ctx.logger.warn(m),
+      error: (m: string) => ctx.logger.error(m),
+    },
   });
 }
 
@@ -44,7 +49,10 @@ export const githubListIssues = defineTool({
   inputSchema: z.object({
     owner,
     repo,
-    state: z.enum(['open', 'closed', 'all']).optional().describe('Which issues to list (default open)'),
+    state: z
+      .enum(['open', 'closed', 'all'])
+      .optional()
+      .describe('Which issues to list (default open)'),
     labels: z.array(z.string()).optional().describe('Only issues carrying all of these labels'),
   }),
   handler: async (args, ctx) => {
@@ -59,10 +67,13 @@ export const githubListIssues = defineTool({
       }),
     );
     const issues = data.filter((issue) => !issue.pull_request);
-    if (issues.length === 0) return `No ${args.state ?? 'open'} issues in ${args.owner}/${args.repo}.`;
+    if (issues.length === 0)
+      return `No ${args.state ?? 'open'} issues in ${args.owner}/${args.repo}.`;
     return issues
       .map((issue) => {
-        const labels = issue.labels.map((label) => (typeof label === 'string' ? label : label.name)).filter(Boolean);
+        const labels = issue.labels
+          .map((label) => (typeof label === 'string' ? label : label.name))
+          .filter(Boolean);
         return `#${issue.number} [${issue.state}] ${issue.title}${labels.length ? ` (labels: ${labels.join(', ')})` : ''} — ${issue.html_url}`;
       })
       .join('\n');

@@ -22,17 +22,30 @@ export function htmlToMarkdown(html: string, pageUrl: string): Readable {
   } catch {
     article = null;
   }
-  const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  const turndown = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+  });
   turndown.remove(['script', 'style', 'noscript', 'iframe']);
   if (article?.content && (article.textContent ?? '').trim().length > 0) {
-    return { title: (article.title ?? pageTitle).trim(), markdown: tidy(turndown.turndown(article.content)) };
+    return {
+      title: (article.title ?? pageTitle).trim(),
+      markdown: tidy(turndown.turndown(article.content)),
+    };
   }
   for (const node of document.querySelectorAll('script, style, noscript, template')) node.remove();
-  const text = (document.body?.textContent ?? document.documentElement?.textContent ?? '').replace(/[ \t]+/g, ' ');
+  const text = (document.body?.textContent ?? document.documentElement?.textContent ?? '').replace(
+    /[ \t]+/g,
+    ' ',
+  );
   return { title: pageTitle, markdown: tidy(text) };
 }
 
-function absolutiseLinks(document: ReturnType<typeof parseHTML>['document'], pageUrl: string): void {
+function absolutiseLinks(
+  document: ReturnType<typeof parseHTML>['document'],
+  pageUrl: string,
+): void {
   for (const [selector, attribute] of [
     ['a[href]', 'href'],
     ['img[src]', 'src'],
@@ -48,10 +61,14 @@ function absolutiseLinks(document: ReturnType<typeof parseHTML>['document'], pag
 }
 
 function tidy(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return (
+    text
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n')
+      // Turndown pads list markers to four columns ("-   item"); one space reads better and is shorter.
+      .replace(/^(\s*)(-|\d+\.) {2,}/gm, '$1$2 ')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  );
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { LoadedConfig } from '../../config/load.js';
-import { ToolError } from '../tool-error.js';
 import { defineTool, type ToolDefinition } from '../tool-types.js';
-import { readText, writeText, type Root } from './file-ops.js';
+import { MissingFileError, readText, writeText, type Root } from './file-ops.js';
 
 export const defaultMemoryFile = 'MEMORY.md';
 
@@ -26,7 +25,7 @@ export const memoryRead = defineTool({
       return await readText(memoryRoot(ctx.config), file);
     } catch (err) {
       // An empty memory is a normal state, not a failure the AI should react to.
-      if (err instanceof ToolError && err.message.endsWith('does not exist in the memory folder')) {
+      if (err instanceof MissingFileError) {
         return `(${file} is empty)`;
       }
       throw err;
@@ -40,7 +39,10 @@ export const memoryWrite = defineTool({
   inputSchema: z.object({
     file: fileField,
     content: z.string().describe('Text to write'),
-    append: z.boolean().optional().describe('Add the content at the end instead of replacing the file'),
+    append: z
+      .boolean()
+      .optional()
+      .describe('Add the content at the end instead of replacing the file'),
   }),
   handler: async (args, ctx) => {
     const file = args.file ?? defaultMemoryFile;

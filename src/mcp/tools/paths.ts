@@ -13,23 +13,37 @@ export interface ResolveOptions {
  * Resolves a user-given path inside `root`, following symlinks, and refuses anything that
  * could leave it. The returned path is real (symlink-free) up to the nearest existing ancestor.
  */
-export async function resolveInside(root: string, userPath: string, options: ResolveOptions): Promise<string> {
+export async function resolveInside(
+  root: string,
+  userPath: string,
+  options: ResolveOptions,
+): Promise<string> {
   const { label } = options;
   if (userPath.includes('\0')) throw new ToolError(`path refused: it contains a NUL byte`);
   if (/%(2e|2f|5c|00)/i.test(userPath)) {
-    throw new ToolError(`path refused: "${userPath}" contains percent-encoded path characters (such as %2e or %2f); use plain characters`);
+    throw new ToolError(
+      `path refused: "${userPath}" contains percent-encoded path characters (such as %2e or %2f); use plain characters`,
+    );
   }
   const segments = userPath.split(/[\\/]+/);
   if (segments.includes('..')) {
-    throw new ToolError(`path refused: "${userPath}" contains a ".." segment; give a path inside the ${label}`);
+    throw new ToolError(
+      `path refused: "${userPath}" contains a ".." segment; give a path inside the ${label}`,
+    );
   }
   const realRoot = await rootReal(root, options);
   let candidate: string;
   if (path.isAbsolute(userPath)) {
     const lexical = path.resolve(userPath);
-    const base = within(path.resolve(root), lexical) ? path.resolve(root) : within(realRoot, lexical) ? realRoot : undefined;
+    const base = within(path.resolve(root), lexical)
+      ? path.resolve(root)
+      : within(realRoot, lexical)
+        ? realRoot
+        : undefined;
     if (base === undefined) {
-      throw new ToolError(`path refused: "${userPath}" is outside the ${label}; use a path relative to the ${label} root`);
+      throw new ToolError(
+        `path refused: "${userPath}" is outside the ${label}; use a path relative to the ${label} root`,
+      );
     }
     candidate = path.join(realRoot, path.relative(base, lexical));
   } else {
@@ -37,7 +51,9 @@ export async function resolveInside(root: string, userPath: string, options: Res
   }
   const real = await realNearest(candidate, userPath);
   if (!within(realRoot, real)) {
-    throw new ToolError(`path refused: "${userPath}" leads outside the ${label} through a symbolic link`);
+    throw new ToolError(
+      `path refused: "${userPath}" leads outside the ${label} through a symbolic link`,
+    );
   }
   return real;
 }
@@ -69,7 +85,9 @@ async function realNearest(candidate: string, userPath: string): Promise<string>
     // A dangling symlink would be followed by a later write: its target is unknown, so refuse.
     const stat = await lstat(current).catch(() => undefined);
     if (stat?.isSymbolicLink()) {
-      throw new ToolError(`path refused: "${userPath}" goes through a symbolic link whose target does not exist`);
+      throw new ToolError(
+        `path refused: "${userPath}" goes through a symbolic link whose target does not exist`,
+      );
     }
     const parent = path.dirname(current);
     if (parent === current) return candidate;

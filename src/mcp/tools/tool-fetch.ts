@@ -3,7 +3,11 @@ import { ToolError } from '../tool-error.js';
 import type { ToolContext } from '../tool-types.js';
 
 /** Outbound request for a tool: egress refusals become ToolErrors the AI can read. */
-export async function toolFetch(ctx: ToolContext, url: string, request: EgressRequest = {}): Promise<EgressResponse> {
+export async function toolFetch(
+  ctx: ToolContext,
+  url: string,
+  request: EgressRequest = {},
+): Promise<EgressResponse> {
   try {
     return await ctx.egress.fetch(url, { ...request, signal: ctx.signal });
   } catch (err) {

@@ -25,7 +25,8 @@ export function createVaultGit(options: VaultGitOptions): VaultGit {
 
   async function open(): Promise<SimpleGit | undefined> {
     const git = simpleGit({ baseDir: options.dir });
-    if (!(await git.checkIsRepo(CheckRepoActions.IS_REPO_ROOT).catch(() => false))) return undefined;
+    if (!(await git.checkIsRepo(CheckRepoActions.IS_REPO_ROOT).catch(() => false)))
+      return undefined;
     // A machine without a git identity would fail every commit; give Steward's own then.
     const email = await git.getConfig('user.email').catch(() => ({ value: null }));
     return email.value ? git : simpleGit({ baseDir: options.dir, config: fallbackIdentity });
@@ -38,7 +39,8 @@ export function createVaultGit(options: VaultGitOptions): VaultGit {
         if (!git) return 'the vault is not a git repository, so nothing was committed';
         await git.add(['--', relPath]);
         const status = await git.status();
-        if (!status.files.some((file) => file.path === relPath)) return 'the file did not change, so nothing was committed';
+        if (!status.files.some((file) => file.path === relPath))
+          return 'the file did not change, so nothing was committed';
         const commit = await git.commit(message, [relPath]);
         let result = `committed ${commit.commit || 'the change'}`;
         if (options.remote) {

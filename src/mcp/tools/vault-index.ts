@@ -96,7 +96,10 @@ function snippetOf(text: string, terms: string[], width = 160): string {
   const at = terms.map((term) => lower.indexOf(term.toLowerCase())).filter((i) => i >= 0);
   const hit = at.length ? Math.min(...at) : 0;
   const start = Math.max(0, hit - width / 4);
-  const piece = text.slice(start, start + width).replace(/\s+/g, ' ').trim();
+  const piece = text
+    .slice(start, start + width)
+    .replace(/\s+/g, ' ')
+    .trim();
   return `${start > 0 ? '…' : ''}${piece}${start + width < text.length ? '…' : ''}`;
 }
 

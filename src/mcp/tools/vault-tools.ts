@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import { z } from 'zod';
 import type { LoadedConfig } from '../../config/load.js';
 import { ToolError } from '../tool-error.js';
@@ -6,18 +7,24 @@ import { listEntries, readText, writeText, type Root } from './file-ops.js';
 import { relativeTo } from './paths.js';
 import { createVaultGit } from './vault-git.js';
 import { createVaultIndex } from './vault-index.js';
-import { realpath } from 'node:fs/promises';
 
 const maxSearchResults = 10;
 
-const pathField = z.string().min(1).describe('Path relative to the vault root, e.g. projects/steward.md');
+const pathField = z
+  .string()
+  .min(1)
+  .describe('Path relative to the vault root, e.g. projects/steward.md');
 
 /** The vault tools, or none when `vault.path` is not configured. */
 export function vaultTools(config: LoadedConfig): ToolDefinition[] {
   const dir = config.paths.vault;
   if (!dir) return [];
   const root: Root = { dir, label: 'vault' };
-  const git = createVaultGit({ dir, branch: config.vault.branch, ...(config.vault.remote ? { remote: config.vault.remote } : {}) });
+  const git = createVaultGit({
+    dir,
+    branch: config.vault.branch,
+    ...(config.vault.remote ? { remote: config.vault.remote } : {}),
+  });
   const index = createVaultIndex(dir);
 
   const vaultRead = defineTool({
@@ -34,7 +41,11 @@ export function vaultTools(config: LoadedConfig): ToolDefinition[] {
     inputSchema: z.object({
       path: pathField,
       content: z.string().describe('The full new content of the note'),
-      commit_message: z.string().min(1).optional().describe('Git commit message; a default naming the file is used when omitted'),
+      commit_message: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Git commit message; a default naming the file is used when omitted'),
     }),
     handler: async (args, ctx) => {
       const file = await writeText(root, args.path, args.content);
@@ -44,7 +55,9 @@ export function vaultTools(config: LoadedConfig): ToolDefinition[] {
         outcome = await git.commitFile(rel, args.commit_message ?? `Update ${rel}`);
       } catch (err) {
         ctx.logger.warn({ err: (err as Error).message, path: rel }, 'vault commit failed');
-        throw new ToolError(`wrote ${rel}, but committing it failed: ${(err as Error).message.trim().split('\n')[0]}`);
+        throw new ToolError(
+          `wrote ${rel}, but committing it failed: ${(err as Error).message.trim().split('\n')[0]}`,
+        );
       }
       return `wrote ${Buffer.byteLength(args.content)} bytes to ${rel}; ${outcome}`;
     },
@@ -54,23 +67,39 @@ export function vaultTools(config: LoadedConfig): ToolDefinition[] {
     name: 'vault_list',
     description: 'List notes and folders in the vault (folders end with /).',
     inputSchema: z.object({
-      path: z.string().optional().describe('Folder relative to the vault root; the root when omitted'),
+      path: z
+        .string()
+        .optional()
+        .describe('Folder relative to the vault root; the root when omitted'),
       recursive: z.boolean().optional().describe('Also list the contents of sub-folders'),
     }),
-    handler: (args) => listEntries(root, args.path ?? '.', { recursive: args.recursive ?? false, hideDotfiles: true }),
+    handler: (args) =>
+      listEntries(root, args.path ?? '.', {
+        recursive: args.recursive ?? false,
+        hideDotfiles: true,
+      }),
   });
 
   const vaultSearch = defineTool({
     name: 'vault_search',
-    description: 'Full-text search over the markdown notes of the vault; returns the best matches with a snippet.',
+    description:
+      'Full-text search over the markdown notes of the vault; returns the best matches with a snippet.',
     inputSchema: z.object({
       query: z.string().min(1).describe('Words to search for'),
-      limit: z.number().int().positive().max(50).optional().describe(`Maximum number of results (default ${maxSearchResults})`),
+      limit: z
+        .number()
+        .int()
+        .positive()
+        .max(50)
+        .optional()
+        .describe(`Maximum number of results (default ${maxSearchResults})`),
     }),
     handler: async (args) => {
       const hits = await index.search(args.query, args.limit ?? maxSearchResults);
       if (hits.length === 0) return `No notes match "${args.query}".`;
-      return hits.map((hit, i) => `${i + 1}. ${hit.title} (${hit.path})\n   ${hit.snippet}`).join('\n');
+      return hits
+        .map((hit, i) => `${i + 1}. ${hit.title} (${hit.path})\n   ${hit.snippet}`)
+        .join('\n');
     },
   });
 

@@ -38,7 +38,8 @@ export function createWebhookProvider(deps: {
       }
       if (res.status < 200 || res.status >= 300) {
         // 4xx other than 408/429 will not get better by retrying.
-        const permanent = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
+        const permanent =
+          res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
         throw new DeliveryError(`webhook ${channelId} answered HTTP ${res.status}`, permanent);
       }
     },

@@ -1,4 +1,13 @@
-import { List, StarlarkError, Tuple, iterate, setAttr, setIndex, typeName, type Value } from '../values/index.js';
+import {
+  List,
+  StarlarkError,
+  Tuple,
+  iterate,
+  setAttr,
+  setIndex,
+  typeName,
+  type Value,
+} from '../values/index.js';
 import type * as A from '../syntax/ast.js';
 import { compileExpr } from './compile-expr.js';
 import { encodePos, type FnCtx } from './context.js';
@@ -25,8 +34,10 @@ function unpack(v: Value, n: number): readonly Value[] {
     }
     items = out;
   }
-  if (items.length > n) throw new StarlarkError(`too many values to unpack (got ${items.length}, want ${n})`);
-  if (items.length < n) throw new StarlarkError(`too few values to unpack (got ${items.length}, want ${n})`);
+  if (items.length > n)
+    throw new StarlarkError(`too many values to unpack (got ${items.length}, want ${n})`);
+  if (items.length < n)
+    throw new StarlarkError(`too few values to unpack (got ${items.length}, want ${n})`);
   return items;
 }
 

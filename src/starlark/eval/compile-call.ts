@@ -13,8 +13,15 @@ import { compileExpr, elems, type Eval } from './compile-expr.js';
 import { encodePos, type FnCtx } from './context.js';
 import { StarFunction, bindArgs, invoke, type Frame } from './function.js';
 
+type BuiltinTagged = StarlarkError & { builtin?: string };
+
 /** Calls any callable value from Starlark code; `args` may be reused as the callee's locals. */
-export function callValue(f: Frame, fn: Value, args: Value[], kwargs: Array<[string, Value]> | null): Value {
+export function callValue(
+  f: Frame,
+  fn: Value,
+  args: Value[],
+  kwargs: Array<[string, Value]> | null,
+): Value {
   if (fn instanceof StarFunction) {
     const code = fn.code;
     if (kwargs === null && code.simple && args.length === code.scope.numParams) {
@@ -24,7 +31,16 @@ export function callValue(f: Frame, fn: Value, args: Value[], kwargs: Array<[str
     }
     return invoke(f.thread, fn, bindArgs(fn, args, kwargs));
   }
-  if (isCallable(fn)) return fn.call(f.thread, args, kwargs);
+  if (isCallable(fn)) {
+    try {
+      return fn.call(f.thread, args, kwargs);
+    } catch (e) {
+      // Remember the innermost builtin, for the "Error in NAME:" line of tracebacks.
+      if (e instanceof StarlarkError && (e as BuiltinTagged).builtin === undefined)
+        (e as BuiltinTagged).builtin = fn.name;
+      throw e;
+    }
+  }
   throw new StarlarkError(`invalid call of non-function (${typeName(fn)})`);
 }
 
@@ -64,10 +80,12 @@ function argStep(c: FnCtx, a: A.Arg): ArgStep {
       return (f, _args, kw) => {
         const x = v(f);
         f.pos = p;
-        if (!(x instanceof Dict)) throw new StarlarkError(`argument after ** must be a mapping, not ${typeName(x)}`);
+        if (!(x instanceof Dict))
+          throw new StarlarkError(`argument after ** must be a mapping, not ${typeName(x)}`);
         const list = (kw.list ??= []);
         for (const [k, val] of x.entries()) {
-          if (typeof k !== 'string') throw new StarlarkError(`keywords must be strings, not ${typeName(k)}`);
+          if (typeof k !== 'string')
+            throw new StarlarkError(`keywords must be strings, not ${typeName(k)}`);
           list.push([k, val]);
         }
       };

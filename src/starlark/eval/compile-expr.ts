@@ -6,7 +6,6 @@ import {
   SFloat,
   StarlarkError,
   Tuple,
-  binary,
   getAttr,
   index,
   repr,
@@ -16,6 +15,7 @@ import {
   type Value,
 } from '../values/index.js';
 import type * as A from '../syntax/ast.js';
+import { binaryExpr } from './compile-binary.js';
 import { callExpr } from './compile-call.js';
 import { compileComprehension } from './compile-comp.js';
 import { encodePos, type FnCtx } from './context.js';
@@ -23,9 +23,6 @@ import { makeFunction } from './compile-function.js';
 import { Cell, type Frame } from './function.js';
 
 export type Eval = (f: Frame) => Value;
-
-const MAX = Number.MAX_SAFE_INTEGER;
-const MIN = Number.MIN_SAFE_INTEGER;
 
 function unbound(kind: string, name: string): StarlarkError {
   return new StarlarkError(`${kind} variable ${name} referenced before assignment`);
@@ -36,38 +33,46 @@ export function compileIdent(c: FnCtx, id: A.Ident): Eval {
   const name = id.name;
   if (b === null) throw new Error(`unresolved identifier ${name}`);
   const i = b.index;
+  const p = encodePos(id);
+  const fail = (f: Frame, kind: string): never => {
+    f.pos = p;
+    throw unbound(kind, name);
+  };
   switch (b.scope) {
     case 'local':
       return (f) => {
         const v = f.locals[i];
         if (v !== undefined) return v;
-        throw unbound('local', name);
+        return fail(f, 'local');
       };
     case 'cell':
       return (f) => {
         const v = (f.locals[i] as unknown as Cell).v;
         if (v !== undefined) return v;
-        throw unbound('local', name);
+        return fail(f, 'local');
       };
     case 'free':
       return (f) => {
         const v = (f.free[i] as Cell).v;
         if (v !== undefined) return v;
-        throw unbound('local', name);
+        return fail(f, 'local');
       };
     case 'global':
     case 'filelocal': {
       const g = c.mod.globals;
       const kind = b.scope === 'global' ? 'global' : 'local';
-      return () => {
+      return (f) => {
         const v = g[i];
         if (v !== undefined) return v;
-        throw unbound(kind, name);
+        return fail(f, kind);
       };
     }
     default: {
       const v = c.mod.lookup(name);
-      if (v === undefined) return () => { throw new StarlarkError(`undefined: ${name}`); };
+      if (v === undefined)
+        return () => {
+          throw new StarlarkError(`undefined: ${name}`);
+        };
       return () => v;
     }
   }
@@ -151,141 +156,6 @@ function unaryExpr(c: FnCtx, e: A.UnaryExpr): Eval {
         return unary(op, v);
       };
     }
-  }
-}
-
-/** Binary operators, with inline fast paths for small ints and strings. */
-function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
-  const x = compileExpr(c, e.x);
-  const y = compileExpr(c, e.y);
-  const p = encodePos(e);
-  const op = e.op;
-  switch (op) {
-    case 'and':
-      return (f) => {
-        const a = x(f);
-        return (typeof a === 'boolean' ? a : truth(a)) ? y(f) : a;
-      };
-    case 'or':
-      return (f) => {
-        const a = x(f);
-        return (typeof a === 'boolean' ? a : truth(a)) ? a : y(f);
-      };
-    case '+':
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a + b;
-          if (r <= MAX && r >= MIN) return r;
-        } else if (typeof a === 'string' && typeof b === 'string') {
-          const n = a.length + b.length;
-          if (n > f.thread.maxAlloc) f.thread.alloc(n);
-          return a + b;
-        }
-        f.pos = p;
-        return binary('+', a, b, f.thread);
-      };
-    case '-':
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a - b;
-          if (r <= MAX && r >= MIN) return r;
-        }
-        f.pos = p;
-        return binary('-', a, b, f.thread);
-      };
-    case '*':
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        if (typeof a === 'number' && typeof b === 'number') {
-          const r = a * b;
-          if (r <= MAX && r >= MIN && r !== 0) return r;
-          if (r === 0) return 0;
-        }
-        f.pos = p;
-        return binary('*', a, b, f.thread);
-      };
-    case '%':
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        if (typeof a === 'number' && typeof b === 'number' && a >= 0 && b > 0) return a % b;
-        f.pos = p;
-        return binary('%', a, b, f.thread);
-      };
-    case '//':
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        // Small operands only: float division of large ints may round across an integer.
-        if (typeof a === 'number' && typeof b === 'number' && (a | 0) === a && (b | 0) === b && b !== 0) {
-          const r = Math.floor(a / b);
-          return r === 0 ? 0 : r;
-        }
-        f.pos = p;
-        return binary('//', a, b, f.thread);
-      };
-    case '<':
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        if (typeof a === 'number' && typeof b === 'number') return a < b;
-        f.pos = p;
-        return binary(op, a, b, f.thread);
-      };
-    case '<=':
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        if (typeof a === 'number' && typeof b === 'number') return a <= b;
-        f.pos = p;
-        return binary(op, a, b, f.thread);
-      };
-    case '>':
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        if (typeof a === 'number' && typeof b === 'number') return a > b;
-        f.pos = p;
-        return binary(op, a, b, f.thread);
-      };
-    case '>=':
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        if (typeof a === 'number' && typeof b === 'number') return a >= b;
-        f.pos = p;
-        return binary(op, a, b, f.thread);
-      };
-    case '==':
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        const ta = typeof a;
-        if (ta === typeof b && (ta === 'number' || ta === 'string' || ta === 'boolean')) return a === b;
-        f.pos = p;
-        return binary(op, a, b, f.thread);
-      };
-    case '!=':
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        const ta = typeof a;
-        if (ta === typeof b && (ta === 'number' || ta === 'string' || ta === 'boolean')) return a !== b;
-        f.pos = p;
-        return binary(op, a, b, f.thread);
-      };
-    default:
-      return (f) => {
-        const a = x(f);
-        const b = y(f);
-        f.pos = p;
-        return binary(op, a, b, f.thread);
-      };
   }
 }
 

@@ -57,7 +57,9 @@ export function makeFunction(
     const free: Cell[] = [];
     for (const o of outers) {
       if (o === null) continue;
-      free.push(o.scope === 'free' ? (f.free[o.index] as Cell) : (f.locals[o.index] as unknown as Cell));
+      free.push(
+        o.scope === 'free' ? (f.free[o.index] as Cell) : (f.locals[o.index] as unknown as Cell),
+      );
     }
     return new StarFunction(code, dv, free);
   };

@@ -1,4 +1,15 @@
-import { StarlarkError, getAttr, index, inplaceBinary, setAttr, setIndex, truth, type Value } from '../values/index.js';
+import {
+  Dict,
+  StarlarkError,
+  getAttr,
+  index,
+  inplaceBinary as libInplace,
+  setAttr,
+  setIndex,
+  truth,
+  type Thread,
+  type Value,
+} from '../values/index.js';
 import type * as A from '../syntax/ast.js';
 import { nearest } from '../syntax/spell.js';
 import { compileAssign, compileIdentAssign } from './compile-assign.js';
@@ -10,6 +21,15 @@ import { forEachValue } from './loop.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const MIN = Number.MIN_SAFE_INTEGER;
+
+/** `x op= y`; a dict `|=` updates the dict in place, like a list `+=`. */
+function inplaceBinary(op: string, x: Value, y: Value, thread: Thread): Value {
+  if (op === '|' && x instanceof Dict && y instanceof Dict) {
+    for (const [k, v] of y.entries()) x.set(k, v);
+    return x;
+  }
+  return libInplace(op, x, y, thread);
+}
 
 export function compileBlock(c: FnCtx, stmts: A.Stmt[]): Exec {
   const ss = stmts.map((s) => compileStmt(c, s));
@@ -107,7 +127,11 @@ function augmented(c: FnCtx, s: A.AssignStmt): Exec {
 
 function loadStmt(c: FnCtx, s: A.LoadStmt): Exec {
   const p = encodePos(s);
-  const names = s.names.map((n) => ({ orig: n.orig, assign: compileIdentAssign(c, n.local), pos: encodePos(n) }));
+  const names = s.names.map((n) => ({
+    orig: n.orig,
+    assign: compileIdentAssign(c, n.local),
+    pos: encodePos(n),
+  }));
   const module = s.module;
   return (f) => {
     f.pos = p;
@@ -118,8 +142,13 @@ function loadStmt(c: FnCtx, s: A.LoadStmt): Exec {
       const v = members.get(n.orig);
       if (v === undefined) {
         f.pos = n.pos;
-        const hint = nearest(n.orig, [...members.keys()].filter((k) => !k.startsWith('_')));
-        throw new StarlarkError(`load: name ${n.orig} not found in module ${module}${hint === null ? '' : ` (did you mean ${hint}?)`}`);
+        const hint = nearest(
+          n.orig,
+          [...members.keys()].filter((k) => !k.startsWith('_')),
+        );
+        throw new StarlarkError(
+          `load: name ${n.orig} not found in module ${module}${hint === null ? '' : ` (did you mean ${hint}?)`}`,
+        );
       }
       n.assign(f, v);
     }
@@ -199,7 +228,10 @@ function compileStmt(c: FnCtx, s: A.Stmt): Exec {
     case 'pass':
       return () => NEXT;
     case 'Def': {
-      const mk = makeFunction(c, s.name.name, s.params, s.scope, s, { kind: 'stmts', body: s.body });
+      const mk = makeFunction(c, s.name.name, s.params, s.scope, s, {
+        kind: 'stmts',
+        body: s.body,
+      });
       const assign = compileIdentAssign(c, s.name);
       return (f) => {
         assign(f, mk(f));

@@ -68,7 +68,8 @@ export function execModule(opts: ExecOptions): ExecResult {
   const universe = toMap(opts.universe);
   const ast = parseFile(opts.file, opts.source);
   const resolved = resolveOrThrow(ast, predeclared, universe, options);
-  const thread = opts.thread ?? new EvalThread(opts.limits ?? {}, options, opts.print ?? (() => {}));
+  const thread =
+    opts.thread ?? new EvalThread(opts.limits ?? {}, options, opts.print ?? (() => {}));
   const globals: Array<Value | undefined> = resolved.globals.map(() => undefined);
   const load = opts.load;
   const mod: ModuleCtx = {

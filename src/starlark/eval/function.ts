@@ -1,4 +1,13 @@
-import { Dict, None, StarlarkError, StarlarkObject, Tuple, type Callable, type Thread, type Value } from '../values/index.js';
+import {
+  Dict,
+  None,
+  StarlarkError,
+  StarlarkObject,
+  Tuple,
+  type Callable,
+  type Thread,
+  type Value,
+} from '../values/index.js';
 import type { FunctionScope } from '../syntax/binding.js';
 import { nearest } from '../syntax/spell.js';
 import { EvalThread, type FrameInfo } from './thread.js';
@@ -85,13 +94,18 @@ export class StarFunction extends StarlarkObject implements Callable {
   }
 
   call(thread: Thread, args: Value[], kwargs: Array<[string, Value]> | null): Value {
-    if (!(thread instanceof EvalThread)) throw new StarlarkError(`function ${this.name} called from a foreign thread`);
+    if (!(thread instanceof EvalThread))
+      throw new StarlarkError(`function ${this.name} called from a foreign thread`);
     return invoke(thread, this, bindArgs(this, args, kwargs));
   }
 }
 
 /** Runs a function body in a fresh frame whose locals are already bound. */
-export function invoke(thread: EvalThread, fn: StarFunction, locals: Array<Value | undefined>): Value {
+export function invoke(
+  thread: EvalThread,
+  fn: StarFunction,
+  locals: Array<Value | undefined>,
+): Value {
   const code = fn.code;
   if (code.active > 0 && thread.options.recursion !== true) {
     throw new StarlarkError(`function ${code.name} called recursively`);
@@ -126,7 +140,9 @@ export function invoke(thread: EvalThread, fn: StarFunction, locals: Array<Value
 export function annotate(e: unknown, thread: EvalThread): StarlarkError {
   let err: StarlarkError;
   if (e instanceof StarlarkError) err = e;
-  else if (e instanceof RangeError && /call stack/i.test(e.message)) err = new StarlarkError('Starlark stack overflow');
+  else if (e instanceof Error && e.message.includes('call stack'))
+    err = new StarlarkError('Starlark stack overflow');
+  else if (e instanceof RangeError) err = new StarlarkError(`allocation failed: ${e.message}`);
   else {
     err = new StarlarkError(`internal error: ${e instanceof Error ? e.message : String(e)}`);
     (err as { cause?: unknown }).cause = e;
@@ -140,7 +156,11 @@ function plural(n: number, word: string): string {
 }
 
 /** Binds call arguments to parameter slots, with starlark-go's error messages. */
-export function bindArgs(fn: StarFunction, args: Value[], kwargs: Array<[string, Value]> | null): Array<Value | undefined> {
+export function bindArgs(
+  fn: StarFunction,
+  args: Value[],
+  kwargs: Array<[string, Value]> | null,
+): Array<Value | undefined> {
   const code = fn.code;
   const sc = code.scope;
   const np = sc.numParams;
@@ -149,9 +169,12 @@ export function bindArgs(fn: StarFunction, args: Value[], kwargs: Array<[string,
   const locals: Array<Value | undefined> = [];
   for (let i = 0; i < code.nlocals; i++) locals.push(undefined);
   if (n > npos && !sc.hasVarargs) {
-    if (np === 0 && !sc.hasKwargs) throw new StarlarkError(`function ${fn.name} accepts no arguments (${n} given)`);
+    if (np === 0 && !sc.hasKwargs)
+      throw new StarlarkError(`function ${fn.name} accepts no arguments (${n} given)`);
     const atMost = fn.defaults.some((d) => d !== undefined) ? 'at most ' : '';
-    throw new StarlarkError(`function ${fn.name} accepts ${atMost}${plural(npos, 'positional argument')} (${n} given)`);
+    throw new StarlarkError(
+      `function ${fn.name} accepts ${atMost}${plural(npos, 'positional argument')} (${n} given)`,
+    );
   }
   const m = n < npos ? n : npos;
   for (let i = 0; i < m; i++) locals[i] = args[i];
@@ -166,10 +189,12 @@ export function bindArgs(fn: StarFunction, args: Value[], kwargs: Array<[string,
     for (const [k, v] of kwargs) {
       const j = code.paramIndex.get(k);
       if (j !== undefined) {
-        if (locals[j] !== undefined) throw new StarlarkError(`function ${fn.name} got multiple values for parameter "${k}"`);
+        if (locals[j] !== undefined)
+          throw new StarlarkError(`function ${fn.name} got multiple values for parameter "${k}"`);
         locals[j] = v;
       } else if (kw !== null) {
-        if (kw.get(k) !== undefined) throw new StarlarkError(`function ${fn.name} got multiple values for parameter "${k}"`);
+        if (kw.get(k) !== undefined)
+          throw new StarlarkError(`function ${fn.name} got multiple values for parameter "${k}"`);
         kw.set(k, v);
       } else {
         const hint = nearest(k, code.paramNames);
@@ -187,7 +212,9 @@ export function bindArgs(fn: StarFunction, args: Value[], kwargs: Array<[string,
     else (missing ??= []).push(code.paramNames[j] as string);
   }
   if (missing !== null) {
-    throw new StarlarkError(`function ${fn.name} missing ${plural(missing.length, 'argument')} (${missing.join(', ')})`);
+    throw new StarlarkError(
+      `function ${fn.name} missing ${plural(missing.length, 'argument')} (${missing.join(', ')})`,
+    );
   }
   return locals;
 }

@@ -81,9 +81,13 @@ export class EvalThread implements Thread {
 
   /** Called when the step counter reaches `stepMark`. */
   checkpoint(): void {
-    if (this.stepCount > this.maxSteps) throw new StarlarkError(`Starlark computation exceeded the step limit (${this.maxSteps} steps)`);
+    if (this.stepCount > this.maxSteps)
+      throw new StarlarkError(
+        `Starlark computation exceeded the step limit (${this.maxSteps} steps)`,
+      );
     if (this.signal?.aborted === true) throw new StarlarkError('Starlark computation cancelled');
-    if (this.deadline !== Infinity && Date.now() > this.deadline) throw new StarlarkError('Starlark computation timed out');
+    if (this.deadline !== Infinity && Date.now() > this.deadline)
+      throw new StarlarkError('Starlark computation timed out');
     this.stepMark = Math.min(this.maxSteps + 1, this.stepCount + CHECK_EVERY);
   }
 
@@ -98,12 +102,14 @@ export class EvalThread implements Thread {
   }
 
   alloc(n: number): void {
-    if (n > this.maxAlloc) throw new StarlarkError(`allocation of ${n} elements exceeds the limit (${this.maxAlloc})`);
+    if (n > this.maxAlloc)
+      throw new StarlarkError(`allocation of ${n} elements exceeds the limit (${this.maxAlloc})`);
   }
 
   print(msg: string): void {
     this.output += msg.length + 1;
-    if (this.output > this.maxOutput) throw new StarlarkError(`print output exceeds the limit (${this.maxOutput} characters)`);
+    if (this.output > this.maxOutput)
+      throw new StarlarkError(`print output exceeds the limit (${this.maxOutput} characters)`);
     this.printSink(msg);
   }
 

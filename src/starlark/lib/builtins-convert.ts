@@ -32,9 +32,8 @@ function intFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null)
   const [x, base] = unpackArgs('int', args, kwargs, ['x', 'base?']);
   if (typeof x === 'string') {
     const b = base === undefined ? 10 : wantSmallInt('int', 'base', base);
-    const s = x.trim();
     try {
-      return parseIntLiteral(s, b);
+      return parseIntLiteral(x, b);
     } catch (e) {
       if (e instanceof StarlarkError && !e.message.startsWith('int:'))
         throw new StarlarkError(`int: ${e.message}`);
@@ -129,7 +128,14 @@ function dictFn(thread: Thread, args: Value[], kwargs: Array<[string, Value]> | 
     throw new StarlarkError(`dict: got ${args.length} arguments, want at most 1`);
   const d = new Dict();
   if (args.length === 1) updateDict('dict', d, args[0]!, thread);
-  if (kwargs !== null) for (const [k, v] of kwargs) d.set(k, v);
+  if (kwargs !== null) {
+    const seen = new Set<string>();
+    for (const [k, v] of kwargs) {
+      if (seen.has(k)) throw new StarlarkError(`dict: duplicate keyword arg: "${k}"`);
+      seen.add(k);
+      d.set(k, v);
+    }
+  }
   return d;
 }
 

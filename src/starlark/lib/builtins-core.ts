@@ -26,6 +26,8 @@ import {
   type Value,
 } from '../values/index.js';
 import { iterableArg } from './args.js';
+// Whoever uses the builtins also needs the methods of the built-in types.
+import './methods.js';
 
 /** General builtins: abs all any chr dir enumerate fail getattr hasattr hash len ord print repr reversed type zip. */
 
@@ -55,7 +57,9 @@ function chrFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null)
     throw new StarlarkError(`chr: got ${typeName(i!)}, want int`);
   if (i < 0) throw new StarlarkError(`chr: Unicode code point ${i} out of range (<0)`);
   if (i > 0x10ffff)
-    throw new StarlarkError(`chr: Unicode code point ${i} out of range (>0x10FFFF)`);
+    throw new StarlarkError(
+      `chr: Unicode code point U+${i.toString(16).toUpperCase()} out of range (>0x10FFFF)`,
+    );
   return String.fromCodePoint(Number(i));
 }
 
@@ -100,7 +104,7 @@ function failFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null
   let sep = ' ';
   if (kwargs !== null) {
     for (const [k, v] of kwargs) {
-      if (k !== 'sep') throw new StarlarkError(`fail: unexpected keyword argument "${k}"`);
+      if (k !== 'sep') throw new StarlarkError(`fail: unexpected keyword argument ${k}`);
       sep = wantString('fail', 'sep', v);
     }
   }
@@ -158,7 +162,7 @@ function printFn(thread: Thread, args: Value[], kwargs: Array<[string, Value]> |
   let sep = ' ';
   if (kwargs !== null) {
     for (const [k, v] of kwargs) {
-      if (k !== 'sep') throw new StarlarkError(`print: unexpected keyword argument "${k}"`);
+      if (k !== 'sep') throw new StarlarkError(`print: unexpected keyword argument ${k}`);
       sep = wantString('print', 'sep', v);
     }
   }

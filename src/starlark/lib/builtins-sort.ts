@@ -7,11 +7,13 @@ import {
   List,
   None,
   StarlarkError,
+  typeName,
   type Builtin,
   type Thread,
   type Value,
 } from '../values/index.js';
-import { iterableArg, iterableParam } from './args.js';
+import { stableSort } from './stable-sort.js';
+import { isIterable, iterableArg, iterableParam } from './args.js';
 
 /** Ordering builtins: sorted, min, max. */
 
@@ -40,7 +42,7 @@ function sortedFn(thread: Thread, args: Value[], kwargs: Array<[string, Value]> 
     for (const [k, v] of kwargs) {
       if (k === 'key') key = keyFunction('sorted', v);
       else if (k === 'reverse') reverse = truth(v);
-      else throw new StarlarkError(`sorted: unexpected keyword argument "${k}"`);
+      else throw new StarlarkError(`sorted: unexpected keyword argument ${k}`);
     }
   }
   const items = iterableParam('sorted', 'iterable', args[0]!, thread);
@@ -48,7 +50,10 @@ function sortedFn(thread: Thread, args: Value[], kwargs: Array<[string, Value]> 
   thread.steps(Math.ceil(items.length * Math.log2(items.length + 1)));
   const keys = computeKeys(thread, key, items);
   const order = items.map((_, i) => i);
-  order.sort(reverse ? (i, j) => cmp(keys[j]!, keys[i]!) : (i, j) => cmp(keys[i]!, keys[j]!));
+  stableSort(
+    order,
+    reverse ? (i, j) => cmp(keys[j]!, keys[i]!) < 0 : (i, j) => cmp(keys[i]!, keys[j]!) < 0,
+  );
   return new List(order.map((i) => items[i]!));
 }
 
@@ -63,15 +68,18 @@ function extremum(name: 'min' | 'max', sign: number): Builtin {
         else {
           const near = nearest(k, ['key', 'default']);
           const hint = near === undefined ? '' : ` (did you mean ${near}?)`;
-          throw new StarlarkError(`${name}: unexpected keyword argument "${k}"${hint}`);
+          throw new StarlarkError(`${name}: unexpected keyword argument ${k}${hint}`);
         }
       }
     }
     if (args.length === 0)
       throw new StarlarkError(`${name} requires at least one positional argument`);
     let items: Value[];
-    if (args.length === 1) items = iterableArg(name, args[0]!, thread);
-    else {
+    if (args.length === 1) {
+      const x = args[0]!;
+      if (!isIterable(x)) throw new StarlarkError(`${name}: ${typeName(x)} value is not iterable`);
+      items = iterableArg(name, x, thread);
+    } else {
       if (dflt !== undefined)
         throw new StarlarkError(
           `${name}: cannot use default with more than one positional argument`,

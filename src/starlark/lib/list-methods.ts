@@ -1,5 +1,19 @@
-import { checkIndex, equals, sliceIndices, unpackArgs, unpackPositional, wantSmallInt } from '../values/ops.js';
-import { List, None, registerMethods, StarlarkError, type Thread, type Value } from '../values/index.js';
+import {
+  checkIndex,
+  sliceIndices,
+  unpackArgs,
+  unpackPositional,
+  wantSmallInt,
+} from '../values/ops.js';
+import {
+  equals,
+  List,
+  None,
+  registerMethods,
+  StarlarkError,
+  type Thread,
+  type Value,
+} from '../values/index.js';
 import { iterableArg } from './args.js';
 import { named } from './method-util.js';
 

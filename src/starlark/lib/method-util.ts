@@ -5,7 +5,8 @@ export function named<T>(name: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof StarlarkError && !e.message.startsWith(name + ': ')) throw new StarlarkError(`${name}: ${e.message}`);
+    if (e instanceof StarlarkError && !e.message.startsWith(name + ': '))
+      throw new StarlarkError(`${name}: ${e.message}`);
     throw e;
   }
 }

@@ -217,7 +217,16 @@ export interface LoadStmt extends Pos {
   names: LoadName[];
 }
 
-export type Stmt = AssignStmt | ExprStmt | DefStmt | IfStmt | ForStmt | WhileStmt | ReturnStmt | BranchStmt | LoadStmt;
+export type Stmt =
+  | AssignStmt
+  | ExprStmt
+  | DefStmt
+  | IfStmt
+  | ForStmt
+  | WhileStmt
+  | ReturnStmt
+  | BranchStmt
+  | LoadStmt;
 
 export interface FileNode {
   file: string;

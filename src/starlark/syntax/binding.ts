@@ -42,5 +42,14 @@ export interface FunctionScope {
 }
 
 export function newFunctionScope(name: string, parent: FunctionScope | null): FunctionScope {
-  return { name, parent, locals: [], freevars: [], numParams: 0, numKwonly: 0, hasVarargs: false, hasKwargs: false };
+  return {
+    name,
+    parent,
+    locals: [],
+    freevars: [],
+    numParams: 0,
+    numKwonly: 0,
+    hasVarargs: false,
+    hasKwargs: false,
+  };
 }

@@ -6,13 +6,56 @@ const TAB_WIDTH = 8;
 
 // Longest first, so that a prefix never shadows a longer operator.
 const OPERATORS = [
-  '//=', '<<=', '>>=',
-  '**', '//', '<<', '>>', '==', '!=', '<=', '>=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
-  '+', '-', '*', '/', '%', '&', '|', '^', '~', '<', '>', '=', '.', ',', ';', ':', '(', ')', '[', ']', '{', '}',
+  '//=',
+  '<<=',
+  '>>=',
+  '**',
+  '//',
+  '<<',
+  '>>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '&',
+  '|',
+  '^',
+  '~',
+  '<',
+  '>',
+  '=',
+  '.',
+  ',',
+  ';',
+  ':',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
 ];
 
 function isIdentStart(c: string): boolean {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || (c > '\x7f' && /\p{L}/u.test(c));
+  return (
+    (c >= 'a' && c <= 'z') ||
+    (c >= 'A' && c <= 'Z') ||
+    c === '_' ||
+    (c > '\x7f' && /\p{L}/u.test(c))
+  );
 }
 
 function isIdentPart(c: string): boolean {
@@ -78,7 +121,11 @@ export class Lexer {
     }
     const c = src[this.i];
     if (c === undefined || c === '\n' || c === '#') return false;
-    if (c === '\\' && (src[this.i + 1] === '\n' || (src[this.i + 1] === '\r' && src[this.i + 2] === '\n'))) return false;
+    if (
+      c === '\\' &&
+      (src[this.i + 1] === '\n' || (src[this.i + 1] === '\r' && src[this.i + 2] === '\n'))
+    )
+      return false;
     this.atLineStart = false;
     const top = this.indents[this.indents.length - 1] ?? 0;
     if (col > top) {
@@ -90,7 +137,11 @@ export class Lexer {
         this.pending.push(this.tok('OUTDENT', this.i));
       }
       if (col !== this.indents[this.indents.length - 1]) {
-        this.error(this.line, this.i - this.lineStart + 1, 'unindent does not match any outer indentation level');
+        this.error(
+          this.line,
+          this.i - this.lineStart + 1,
+          'unindent does not match any outer indentation level',
+        );
       }
     }
     return true;
@@ -166,10 +217,16 @@ export class Lexer {
     if (isIdentStart(c)) {
       const c1 = src[start + 1];
       const c2 = src[start + 2];
-      if ((c === 'r' || c === 'R') && (c1 === '"' || c1 === "'")) return this.string(start, true, false);
-      if ((c === 'b' || c === 'B') && (c1 === '"' || c1 === "'")) return this.string(start, false, true);
-      if ((c === 'r' || c === 'R' || c === 'b' || c === 'B') && (c1 === 'r' || c1 === 'R' || c1 === 'b' || c1 === 'B') &&
-          c1.toLowerCase() !== c.toLowerCase() && (c2 === '"' || c2 === "'")) {
+      if ((c === 'r' || c === 'R') && (c1 === '"' || c1 === "'"))
+        return this.string(start, true, false);
+      if ((c === 'b' || c === 'B') && (c1 === '"' || c1 === "'"))
+        return this.string(start, false, true);
+      if (
+        (c === 'r' || c === 'R' || c === 'b' || c === 'B') &&
+        (c1 === 'r' || c1 === 'R' || c1 === 'b' || c1 === 'B') &&
+        c1.toLowerCase() !== c.toLowerCase() &&
+        (c2 === '"' || c2 === "'")
+      ) {
         return this.string(start, true, true);
       }
       let j = start + 1;
@@ -182,7 +239,8 @@ export class Lexer {
       if (src.startsWith(op, start)) {
         if (op === '(' || op === '[' || op === '{') this.depth++;
         else if (op === ')' || op === ']' || op === '}') {
-          if (this.depth === 0) this.error(this.line, start - this.lineStart + 1, `unexpected '${op}'`);
+          if (this.depth === 0)
+            this.error(this.line, start - this.lineStart + 1, `unexpected '${op}'`);
           this.depth--;
         }
         this.i = start + op.length;
@@ -190,7 +248,11 @@ export class Lexer {
       }
     }
     const cp = String.fromCodePoint(src.codePointAt(start) ?? 0);
-    return this.error(this.line, start - this.lineStart + 1, `unexpected input character ${JSON.stringify(cp)}`);
+    return this.error(
+      this.line,
+      start - this.lineStart + 1,
+      `unexpected input character ${JSON.stringify(cp)}`,
+    );
   }
 
   private number(): Token {
@@ -205,7 +267,8 @@ export class Lexer {
       while (j < src.length && /[0-9a-zA-Z_]/.test(src[j] as string)) j++;
       const text = src.slice(start, j);
       const digits = text.slice(2);
-      if (digits === '' || ![...digits].every((d) => re.test(d))) this.error(this.line, col, `invalid int literal: ${text}`);
+      if (digits === '' || ![...digits].every((d) => re.test(d)))
+        this.error(this.line, col, `invalid int literal: ${text}`);
       this.i = j;
       return this.tok('INT', start, text, toInt(BigInt(text)));
     }
@@ -220,14 +283,16 @@ export class Lexer {
       isFloat = true;
       j++;
       if (src[j] === '+' || src[j] === '-') j++;
-      if (!isDigit(src[j])) this.error(this.line, col, `invalid float literal: ${src.slice(start, j)}`);
+      if (!isDigit(src[j]))
+        this.error(this.line, col, `invalid float literal: ${src.slice(start, j)}`);
       while (isDigit(src[j])) j++;
     }
     const text = src.slice(start, j);
     this.i = j;
     if (isFloat) {
       const v = Number(text);
-      if (!Number.isFinite(v)) this.error(this.line, col, `floating-point literal out of range: ${text}`);
+      if (!Number.isFinite(v))
+        this.error(this.line, col, `floating-point literal out of range: ${text}`);
       return this.tok('FLOAT', start, text, v);
     }
     if (text.length > 1 && text[0] === '0') {

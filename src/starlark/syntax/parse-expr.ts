@@ -61,7 +61,8 @@ export class ExprParser {
   }
 
   protected expect(kind: string): Token {
-    if (this.kind() !== kind) this.fail(this.tok, `got ${describeKind(this.kind())}, want ${describeKind(kind)}`);
+    if (this.kind() !== kind)
+      this.fail(this.tok, `got ${describeKind(this.kind())}, want ${describeKind(kind)}`);
     return this.next();
   }
 
@@ -136,7 +137,13 @@ export class ExprParser {
       if (t.kind === '*' || t.kind === '**') {
         this.next();
         const name = t.kind === '**' || this.kind() === 'IDENT' ? this.ident() : null;
-        params.push({ kind: t.kind === '*' ? 'star' : 'starstar', name, default: null, line: t.line, col: t.col });
+        params.push({
+          kind: t.kind === '*' ? 'star' : 'starstar',
+          name,
+          default: null,
+          line: t.line,
+          col: t.col,
+        });
         continue;
       }
       const name = this.ident();
@@ -174,7 +181,8 @@ export class ExprParser {
       } else if (PREC[op] !== prec) {
         return x;
       }
-      if (prec === CMP_PREC && lastCmp !== null) this.fail(t, `${lastCmp} does not associate with ${op}`);
+      if (prec === CMP_PREC && lastCmp !== null)
+        this.fail(t, `${lastCmp} does not associate with ${op}`);
       this.next();
       const y = this.parseBinary(prec + 1);
       if (prec === CMP_PREC) lastCmp = op;
@@ -224,14 +232,26 @@ export class ExprParser {
       const t = this.tok;
       if (t.kind === '*' || t.kind === '**') {
         this.next();
-        args.push({ kind: t.kind === '*' ? 'star' : 'starstar', name: null, value: this.parseTest(), line: t.line, col: t.col });
+        args.push({
+          kind: t.kind === '*' ? 'star' : 'starstar',
+          name: null,
+          value: this.parseTest(),
+          line: t.line,
+          col: t.col,
+        });
         continue;
       }
       const x = this.parseTest();
       if (this.kind() === '=') {
         if (x.kind !== 'Ident') this.fail(this.tok, 'keyword argument must have form name=expr');
         this.next();
-        args.push({ kind: 'named', name: x.name, value: this.parseTest(), line: t.line, col: t.col });
+        args.push({
+          kind: 'named',
+          name: x.name,
+          value: this.parseTest(),
+          line: t.line,
+          col: t.col,
+        });
       } else {
         args.push({ kind: 'pos', name: null, value: x, line: t.line, col: t.col });
       }
@@ -273,16 +293,31 @@ export class ExprParser {
         return this.ident();
       case 'INT':
         this.next();
-        return { kind: 'Literal', value: { type: 'int', v: t.value as number | bigint }, line: t.line, col: t.col };
+        return {
+          kind: 'Literal',
+          value: { type: 'int', v: t.value as number | bigint },
+          line: t.line,
+          col: t.col,
+        };
       case 'FLOAT':
         this.next();
-        return { kind: 'Literal', value: { type: 'float', v: t.value as number }, line: t.line, col: t.col };
+        return {
+          kind: 'Literal',
+          value: { type: 'float', v: t.value as number },
+          line: t.line,
+          col: t.col,
+        };
       case 'STRING':
         this.next();
         return { kind: 'Literal', value: { type: 'string', v: t.text }, line: t.line, col: t.col };
       case 'BYTES':
         this.next();
-        return { kind: 'Literal', value: { type: 'bytes', v: t.value as Uint8Array }, line: t.line, col: t.col };
+        return {
+          kind: 'Literal',
+          value: { type: 'bytes', v: t.value as Uint8Array },
+          line: t.line,
+          col: t.col,
+        };
       case '(': {
         this.next();
         this.enter(t);
@@ -350,7 +385,12 @@ export class ExprParser {
     return { kind: 'Dict', entries, line: lb.line, col: lb.col };
   }
 
-  private parseComprehension(lb: Token, body: A.Expr | null, dictBody: A.DictEntry | null, end: string): A.Expr {
+  private parseComprehension(
+    lb: Token,
+    body: A.Expr | null,
+    dictBody: A.DictEntry | null,
+    end: string,
+  ): A.Expr {
     const clauses: Array<A.ForClause | A.IfClause> = [];
     for (;;) {
       const t = this.tok;

@@ -2,7 +2,20 @@ import type * as A from './ast.js';
 import { ExprParser } from './parse-expr.js';
 import { describeKind } from './tokens.js';
 
-const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '//=', '%=', '&=', '|=', '^=', '<<=', '>>=']);
+const ASSIGN_OPS = new Set([
+  '=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '//=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '<<=',
+  '>>=',
+]);
 
 /** Statement grammar. Stops at the first error, which it throws as a StarlarkSyntaxError. */
 class Parser extends ExprParser {
@@ -129,7 +142,8 @@ class Parser extends ExprParser {
     const t = this.next();
     this.expect('(');
     const m = this.tok;
-    if (m.kind !== 'STRING') this.fail(m, 'first operand of load statement must be a string literal');
+    if (m.kind !== 'STRING')
+      this.fail(m, 'first operand of load statement must be a string literal');
     this.next();
     const names: A.LoadName[] = [];
     while (this.kind() !== ')') {
@@ -138,18 +152,29 @@ class Parser extends ExprParser {
       const n = this.tok;
       if (n.kind === 'STRING') {
         this.next();
-        const local: A.Ident = { kind: 'Ident', name: n.text, line: n.line, col: n.col, binding: null };
+        const local: A.Ident = {
+          kind: 'Ident',
+          name: n.text,
+          line: n.line,
+          col: n.col,
+          binding: null,
+        };
         names.push({ local, orig: n.text, line: n.line, col: n.col });
       } else if (n.kind === 'IDENT') {
         const local = this.ident();
-        if (this.kind() !== '=') this.fail(this.tok, `load operand must be "${n.text}" or ${n.text}="originalname"`);
+        if (this.kind() !== '=')
+          this.fail(this.tok, `load operand must be "${n.text}" or ${n.text}="originalname"`);
         this.next();
         const o = this.tok;
-        if (o.kind !== 'STRING') this.fail(o, `original name of loaded symbol must be quoted: ${n.text}="originalname"`);
+        if (o.kind !== 'STRING')
+          this.fail(o, `original name of loaded symbol must be quoted: ${n.text}="originalname"`);
         this.next();
         names.push({ local, orig: o.text, line: n.line, col: n.col });
       } else {
-        this.fail(n, `load operand must be "name" or localname="name" (got ${describeKind(n.kind)})`);
+        this.fail(
+          n,
+          `load operand must be "name" or localname="name" (got ${describeKind(n.kind)})`,
+        );
       }
     }
     const rp = this.expect(')');
@@ -165,7 +190,10 @@ export function parseFile(file: string, src: string): A.FileNode {
 
 /** Parses a single expression (for hosts evaluating snippets). */
 export function parseExpression(file: string, src: string): A.Expr {
-  const p = new Parser(file, src) as unknown as { parseExpr(inParens: boolean): A.Expr; tok: { kind: string } };
+  const p = new Parser(file, src) as unknown as {
+    parseExpr(inParens: boolean): A.Expr;
+    tok: { kind: string };
+  };
   const x = p.parseExpr(false);
   return x;
 }

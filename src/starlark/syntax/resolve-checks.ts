@@ -17,18 +17,23 @@ export function checkParams(r: ResolverApi, params: A.Param[], fn: FunctionScope
       case 'plain':
       case 'default':
         if (starStar !== null) {
-          r.error(p, `${p.kind === 'plain' ? 'required' : 'optional'} parameter may not follow **${starStar.name?.name ?? ''}`);
+          r.error(
+            p,
+            `${p.kind === 'plain' ? 'required' : 'optional'} parameter may not follow **${starStar.name?.name ?? ''}`,
+          );
         } else if (star !== null) {
           kwonly++;
         } else if (p.kind === 'plain' && seenOptional) {
           r.error(p, 'required parameter may not follow optional');
         }
         if (p.kind === 'default') seenOptional = true;
-        if (p.name !== null && r.bind(p.name)) r.error(p.name, `duplicate parameter: ${p.name.name}`);
+        if (p.name !== null && r.bind(p.name))
+          r.error(p.name, `duplicate parameter: ${p.name.name}`);
         plain++;
         break;
       case 'star':
-        if (starStar !== null) r.error(p, `* parameter may not follow **${starStar.name?.name ?? ''}`);
+        if (starStar !== null)
+          r.error(p, `* parameter may not follow **${starStar.name?.name ?? ''}`);
         else if (star !== null) r.error(p, 'multiple * parameters not allowed');
         else star = p;
         break;

@@ -120,13 +120,15 @@ class Resolver {
     }
     const prevGlobal = this.globalMap.get(id.name);
     if (prevGlobal !== undefined) {
-      if (!reassign) this.error(id, `cannot reassign global ${id.name} declared at ${this.at(prevGlobal)}`);
+      if (!reassign)
+        this.error(id, `cannot reassign global ${id.name} declared at ${this.at(prevGlobal)}`);
       id.binding = prevGlobal;
       return true;
     }
     const prevLocal = this.fileLocals.get(id.name);
     if (prevLocal !== undefined) {
-      if (!reassign) this.error(id, `cannot reassign local ${id.name} declared at ${this.at(prevLocal)}`);
+      if (!reassign)
+        this.error(id, `cannot reassign local ${id.name} declared at ${this.at(prevLocal)}`);
       id.binding = prevLocal;
       return true;
     }
@@ -159,14 +161,22 @@ class Resolver {
 
   /** Makes `bind` (a local of some enclosing function) reachable from `fn` through free variables. */
   private capture(fn: FunctionScope, bind: Binding): Binding {
-    if (fn.locals[bind.index] === bind && (bind.scope === 'local' || bind.scope === 'cell')) return bind;
+    if (fn.locals[bind.index] === bind && (bind.scope === 'local' || bind.scope === 'cell'))
+      return bind;
     const parent = fn.parent;
     if (parent === null) return bind;
     const outer = this.capture(parent, bind);
     if (outer.scope === 'local') outer.scope = 'cell';
     let free = fn.freevars.find((f) => f.outer === outer);
     if (free === undefined) {
-      free = { scope: 'free', name: bind.name, index: fn.freevars.length, line: bind.line, col: bind.col, outer };
+      free = {
+        scope: 'free',
+        name: bind.name,
+        index: fn.freevars.length,
+        line: bind.line,
+        col: bind.col,
+        outer,
+      };
       fn.freevars.push(free);
     }
     return free;
@@ -176,13 +186,21 @@ class Resolver {
     const name = id.name;
     const found = this.fileLocals.get(name) ?? this.globalMap.get(name);
     if (found !== undefined) return found;
-    const mk = (scope: Scope): Binding => ({ scope, name, index: 0, line: id.line, col: id.col, outer: null });
+    const mk = (scope: Scope): Binding => ({
+      scope,
+      name,
+      index: 0,
+      line: id.line,
+      col: id.col,
+      outer: null,
+    });
     if (this.env.isPredeclared(name)) return mk('predeclared');
     if (this.env.isUniversal(name)) return mk('universal');
     const names = new Set<string>(this.env.names());
     for (const k of this.globalMap.keys()) names.add(k);
     for (const k of this.fileLocals.keys()) names.add(k);
-    for (let b: Block | null = from; b !== null; b = b.parent) for (const k of b.bindings.keys()) names.add(k);
+    for (let b: Block | null = from; b !== null; b = b.parent)
+      for (const k of b.bindings.keys()) names.add(k);
     const hint = nearest(name, names);
     this.error(id, `undefined: ${name}${hint === null ? '' : ` (did you mean ${hint}?)`}`);
     return mk('undefined');
@@ -193,7 +211,8 @@ class Resolver {
   }
 
   private topLevelCheck(s: A.Pos, what: string): void {
-    if (this.block.kind === 'module' && this.opts.toplevelcontrol !== true) this.error(s, `${what} not within a function`);
+    if (this.block.kind === 'module' && this.opts.toplevelcontrol !== true)
+      this.error(s, `${what} not within a function`);
   }
 
   private stmt(s: A.Stmt): void {
@@ -255,7 +274,8 @@ class Resolver {
     else if (this.loops > 0) this.error(s, 'load statement within a loop');
     for (const n of s.names) {
       if (n.local.name === '' || n.orig === '') this.error(n, 'load: empty identifier');
-      else if (n.orig.startsWith('_')) this.error(n, `load: names with leading underscores are not exported: ${n.orig}`);
+      else if (n.orig.startsWith('_'))
+        this.error(n, `load: names with leading underscores are not exported: ${n.orig}`);
       if (n.local.name !== '') this.bind(n.local, true);
     }
   }
@@ -279,7 +299,10 @@ class Resolver {
       case 'Tuple':
       case 'List':
         if (augmented) {
-          this.error(lhs, `can't use ${lhs.kind === 'List' ? 'list' : 'tuple'} expression in augmented assignment`);
+          this.error(
+            lhs,
+            `can't use ${lhs.kind === 'List' ? 'list' : 'tuple'} expression in augmented assignment`,
+          );
           return;
         }
         for (const e of lhs.elems) this.assign(e, false);
@@ -367,7 +390,13 @@ class Resolver {
     if (first === undefined || first.kind !== 'for') return;
     this.expr(first.iter);
     const saved = this.block;
-    const blk: Block = { kind: 'comp', fn: saved.fn, parent: saved, bindings: new Map(), owned: [] };
+    const blk: Block = {
+      kind: 'comp',
+      fn: saved.fn,
+      parent: saved,
+      bindings: new Map(),
+      owned: [],
+    };
     this.block = blk;
     this.assign(first.vars, false);
     for (const c of rest) {
@@ -391,7 +420,11 @@ class Resolver {
 export type ResolverApi = Pick<Resolver, 'error' | 'bind'>;
 
 /** Resolves a parsed file in place. Returns every static error found (empty on success). */
-export function resolveFile(file: A.FileNode, env: ResolveEnv, opts: DialectOptions): ResolvedModule {
+export function resolveFile(
+  file: A.FileNode,
+  env: ResolveEnv,
+  opts: DialectOptions,
+): ResolvedModule {
   const moduleScope = newFunctionScope('<toplevel>', null);
   const r = new Resolver(file.file, env, opts, moduleScope);
   r.stmts(file.stmts);

@@ -15,7 +15,13 @@ function utf8(cp: number, out: number[]): void {
   if (cp < 0x80) out.push(cp);
   else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
   else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-  else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+  else
+    out.push(
+      0xf0 | (cp >> 18),
+      0x80 | ((cp >> 12) & 63),
+      0x80 | ((cp >> 6) & 63),
+      0x80 | (cp & 63),
+    );
 }
 
 /**
@@ -34,7 +40,8 @@ export function decodeStringBody(
   const out: number[] = [];
   const emitCp = (cp: number): void => {
     if (bytes) utf8(cp, out);
-    else if (cp > 0xffff) units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
+    else if (cp > 0xffff)
+      units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
     else units.push(cp);
   };
   const emitByte = (b: number): void => {
@@ -71,7 +78,13 @@ export function decodeStringBody(
     }
     if (e >= '0' && e <= '7') {
       let j = i + 1;
-      while (j < i + 4 && body[j] !== undefined && (body[j] as string) >= '0' && (body[j] as string) <= '7') j++;
+      while (
+        j < i + 4 &&
+        body[j] !== undefined &&
+        (body[j] as string) >= '0' &&
+        (body[j] as string) <= '7'
+      )
+        j++;
       const v = parseInt(body.slice(i + 1, j), 8);
       if (v > 255) fail(`octal escape value > 255: ${v}`);
       emitByte(v);
@@ -81,10 +94,12 @@ export function decodeStringBody(
     if (e === 'x' || e === 'u' || e === 'U') {
       const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
       const hex = body.slice(i + 2, i + 2 + n);
-      if (hex.length < n || !/^[0-9a-fA-F]+$/.test(hex)) fail(`invalid escape sequence \\${e}${hex}`);
+      if (hex.length < n || !/^[0-9a-fA-F]+$/.test(hex))
+        fail(`invalid escape sequence \\${e}${hex}`);
       const v = parseInt(hex, 16);
       if (e === 'x') {
-        if (!bytes && v > 127) fail(`non-ASCII hex escape \\x${hex} (use \\u${hex.padStart(4, '0')} instead)`);
+        if (!bytes && v > 127)
+          fail(`non-ASCII hex escape \\x${hex} (use \\u${hex.padStart(4, '0')} instead)`);
         emitByte(v);
       } else {
         if (v > 0x10ffff) fail(`code point out of range: \\${e}${hex} (max \\U0010ffff)`);
@@ -98,6 +113,7 @@ export function decodeStringBody(
   }
   if (bytes) return Uint8Array.from(out);
   let s = '';
-  for (let k = 0; k < units.length; k += 8192) s += String.fromCharCode(...units.slice(k, k + 8192));
+  for (let k = 0; k < units.length; k += 8192)
+    s += String.fromCharCode(...units.slice(k, k + 8192));
   return s;
 }

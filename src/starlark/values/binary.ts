@@ -243,8 +243,8 @@ export function binary(op: string, x: Value, y: Value, thread: Thread | null): V
 }
 
 /**
- * Augmented assignment `x op= y`. A list `+=` iterable extends the list in place (the only
- * in-place case in Starlark); everything else is `x = x op y`.
+ * Augmented assignment `x op= y`. A list `+=` iterable extends the list and a dict `|=` dict
+ * updates it, both in place; everything else is `x = x op y`.
  */
 export function inplaceBinary(op: string, x: Value, y: Value, thread: Thread | null): Value {
   if (op === '+' && x instanceof List) {
@@ -255,6 +255,12 @@ export function inplaceBinary(op: string, x: Value, y: Value, thread: Thread | n
       for (const v of extra) x.items.push(v);
       return x;
     }
+  }
+  if (op === '|' && x instanceof Dict && y instanceof Dict) {
+    // Dict `|=` updates in place, so aliases see the change (as in starlark-go and Python).
+    x.checkMutable('insert into');
+    for (const [k, v] of y.entries()) x.put(k, v);
+    return x;
   }
   return binary(op, x, y, thread);
 }

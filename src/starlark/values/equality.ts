@@ -1,5 +1,5 @@
 import { typeName } from './type-name.js';
-import { None, SFloat, StarlarkError, type StarlarkObject, type Value } from './value.js';
+import { None, SFloat, StarlarkError, StarlarkObject, type Value } from './value.js';
 
 /** Nesting bound for comparisons; exceeding it is how cyclic structures are reported. */
 export const maxCompareDepth = 100;
@@ -112,6 +112,10 @@ export function compare(op: CompareOp, x: Value, y: Value): boolean {
   let c: number;
   if (typeof x === 'number' && typeof y === 'number') c = x < y ? -1 : x > y ? 1 : 0;
   else {
+    if (x instanceof StarlarkObject) {
+      const r = x.compareOp(op, y);
+      if (r !== undefined) return r;
+    }
     try {
       c = compareDepth(x, y, maxCompareDepth);
     } catch (e) {

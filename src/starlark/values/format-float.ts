@@ -66,22 +66,3 @@ export function formatFloatF(f: number, prec = 6): string {
   else out = BigInt(a).toString() + (prec > 0 ? '.' + '0'.repeat(prec) : '');
   return f < 0 || Object.is(f, -0) ? '-' + out : out;
 }
-
-/** `%g` with an explicit precision (Go semantics: %e when exp < -4 or exp >= prec). */
-export function formatFloatG(f: number, prec = 6, upper = false): string {
-  if (!Number.isFinite(f)) return nonFinite(f);
-  if (prec === 0) prec = 1;
-  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
-  const s = Math.abs(f).toExponential(prec - 1);
-  const e = s.indexOf('e');
-  const exp = Number(s.slice(e + 1));
-  let digits = s.slice(0, e).replace('.', '');
-  digits = digits.replace(/0+$/, '') || '0';
-  let out: string;
-  if (exp < -4 || exp >= prec) out = formatE(digits, exp);
-  else if (exp < 0) out = '0.' + '0'.repeat(-exp - 1) + digits;
-  else if (digits.length > exp + 1) out = digits.slice(0, exp + 1) + '.' + digits.slice(exp + 1);
-  else out = digits + '0'.repeat(exp + 1 - digits.length);
-  if (upper) out = out.toUpperCase();
-  return f < 0 ? '-' + out : out;
-}

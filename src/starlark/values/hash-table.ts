@@ -122,8 +122,14 @@ export abstract class HashTable extends StarlarkObject {
     return this.size;
   }
 
+  /** Membership of an unhashable value is simply false (as in starlark-go), not an error. */
   override contains(key: Value): boolean {
-    return this.find(key) >= 0;
+    try {
+      return this.find(key) >= 0;
+    } catch (e) {
+      if (e instanceof StarlarkError && e.message.startsWith('unhashable')) return false;
+      throw e;
+    }
   }
 
   override iterate(): ValueIterator {

@@ -1,5 +1,5 @@
 import { floatToInt, intToFloat } from './arith.js';
-import { formatFloatE, formatFloatF, formatFloatG, formatFloatShortest } from './format-float.js';
+import { formatFloatE, formatFloatF, formatFloatShortest } from './format-float.js';
 import { repr, str } from './repr.js';
 import { Tuple } from './tuple.js';
 import { typeName } from './type-name.js';
@@ -9,6 +9,7 @@ import { SFloat, StarlarkError, StarlarkObject, type Value } from './value.js';
 function intOperand(conv: string, v: Value): number | bigint {
   if (typeof v === 'number' || typeof v === 'bigint') return v;
   if (v instanceof SFloat) return floatToInt(v.v);
+  if (typeof v === 'boolean') throw new StarlarkError('cannot convert bool to int');
   throw new StarlarkError(`%${conv} format requires integer: ${typeName(v)}`);
 }
 
@@ -68,9 +69,10 @@ function charOperand(v: Value): string {
     return v;
   }
   if (typeof v === 'number') {
-    if (v < 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+    if (v < 0 || v > 0x10ffff)
       throw new StarlarkError(`%c format requires a valid Unicode code point, got ${v}`);
-    return String.fromCodePoint(v);
+    // Surrogates are not characters; Go substitutes U+FFFD for them.
+    return v >= 0xd800 && v <= 0xdfff ? '\ufffd' : String.fromCodePoint(v);
   }
   throw new StarlarkError(`%c format requires int or single-character string, not ${typeName(v)}`);
 }

@@ -1,5 +1,5 @@
 import { typeName } from './type-name.js';
-import { StarlarkError, StarlarkObject, type Value, type ValueIterator } from './value.js';
+import { SFloat, StarlarkError, StarlarkObject, type Value, type ValueIterator } from './value.js';
 
 /** Lazy `range(start, stop, step)`; bounds are safe integers. */
 export class Range extends StarlarkObject {
@@ -54,6 +54,11 @@ export class Range extends StarlarkObject {
 
   override contains(x: Value): boolean {
     if (typeof x === 'bigint') return false;
+    // An integral float acts like the equal int.
+    if (x instanceof SFloat) {
+      if (!Number.isInteger(x.v)) return false;
+      x = x.v;
+    }
     if (typeof x !== 'number')
       throw new StarlarkError(`'in <range>' requires integer as left operand, not ${typeName(x)}`);
     const { start, stop, step } = this;

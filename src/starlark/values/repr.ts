@@ -49,6 +49,12 @@ export function quoteString(s: string): string {
   return out + '"';
 }
 
+/** What a container that contains itself prints at the point of recursion. */
+function cycleMarker(o: StarlarkObject): string {
+  const t = o.typeName;
+  return t === 'list' ? '[...]' : t === 'dict' ? '{...}' : '...';
+}
+
 /** `repr(x)`. */
 export function repr(x: Value): string {
   switch (typeof x) {
@@ -68,7 +74,7 @@ function reprObject(x: SFloat | StarlarkObject | typeof None): string {
   if (x instanceof SFloat) return formatFloatShortest(x.v);
   if (x === None) return 'None';
   const o = x as StarlarkObject;
-  if (inProgress.includes(o)) return '...';
+  if (inProgress.includes(o)) return cycleMarker(o);
   inProgress.push(o);
   try {
     return o.repr();
@@ -82,7 +88,7 @@ export function str(x: Value): string {
   if (typeof x === 'string') return x;
   if (typeof x === 'object' && x !== None && !(x instanceof SFloat)) {
     const o = x as StarlarkObject;
-    if (inProgress.includes(o)) return '...';
+    if (inProgress.includes(o)) return cycleMarker(o);
     inProgress.push(o);
     try {
       return o.str();

@@ -80,7 +80,10 @@ export function index(x: Value, i: Value): Value {
   if (x instanceof Dict) return x.getIndex(i);
   if (x instanceof Tuple) return x.items[checkIndex(i, x.items.length, 'tuple')]!;
   if (x instanceof Range) return x.at(checkIndex(i, x.len, 'range'));
-  if (x instanceof Bytes) return x.data[checkIndex(i, x.data.length, 'bytes')]!;
+  if (x instanceof Bytes) {
+    const j = checkIndex(i, x.data.length, 'bytes');
+    return new Bytes(x.data.slice(j, j + 1));
+  }
   if (x instanceof StarlarkObject) {
     const v = x.getIndex(i);
     if (v !== undefined) return v;

@@ -25,6 +25,8 @@ export class StarSet extends HashTable {
   }
 
   clear(): void {
+    // Clearing an empty set is not a mutation, even when frozen (unlike dict, per starlark-go's tests).
+    if (this.size === 0) return;
     this.checkMutable('clear');
     this.clearAll();
   }
@@ -45,7 +47,26 @@ export class StarSet extends HashTable {
     return true;
   }
 
-  /** Subset ordering is not a total order, so sets are not ordered (as in starlark-go). */
+  /** Set comparison is inclusion: `<=` subset, `<` proper subset. */
+  override compareOp(op: '<' | '<=' | '>' | '>=', other: Value): boolean | undefined {
+    if (!(other instanceof StarSet)) return undefined;
+    switch (op) {
+      case '<=':
+        return this.isSubsetOf(other);
+      case '<':
+        return this.size < other.size && this.isSubsetOf(other);
+      case '>=':
+        return other.isSubsetOf(this);
+      default:
+        return other.size < this.size && other.isSubsetOf(this);
+    }
+  }
+
+  isSubsetOf(other: StarSet): boolean {
+    for (const k of this.keys) if (k !== HOLE && !other.has(k)) return false;
+    return true;
+  }
+
   override repr(): string {
     if (this.size === 0) return 'set()';
     let out = 'set([';

@@ -57,7 +57,7 @@ export function unpackArgs(
       if (i < 0) {
         const hint = nearest(k, p.names);
         throw new StarlarkError(
-          `${fnName}: unexpected keyword argument "${k}"${hint === undefined ? '' : ` (did you mean ${hint}?)`}`,
+          `${fnName}: unexpected keyword argument ${k}${hint === undefined ? '' : ` (did you mean ${hint}?)`}`,
         );
       }
       if (out[i] !== undefined)

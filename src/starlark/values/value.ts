@@ -77,6 +77,14 @@ export abstract class StarlarkObject {
     return undefined;
   }
 
+  /**
+   * Ordered comparison `this op other` for types whose `<` is not a total order (set
+   * inclusion); `undefined` falls back to `compareSameType`.
+   */
+  compareOp(_op: '<' | '<=' | '>' | '>=', _other: Value): boolean | undefined {
+    return undefined;
+  }
+
   /** `repr(x)`. Containers use the `out` array with cycle tracking done by the caller. */
   repr(): string {
     return `<${this.typeName}>`;

@@ -1,0 +1,143 @@
+import websocket from '@fastify/websocket';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TokenService } from '../../auth/tokens.js';
+import type { EngineClient } from '../../engine/client.js';
+import type { ChatEvent, EventHub } from '../../engine/event-hub.js';
+import type { SessionsService } from '../../engine/sessions-service.js';
+import { AppError, isAppError, unauthorized } from '../../errors/catalogue.js';
+import type { StreamRedactor } from '../../secrets/stream-redactor.js';
+
+/** DESIGN "sizes": a WebSocket frame is at most 64 KiB, a chat message 32 KiB. */
+export const MAX_FRAME_BYTES = 64 * 1024;
+export const MAX_MESSAGE_CHARS = 32 * 1024;
+
+export interface ChatRouteOptions {
+  sessions: Pick<SessionsService, 'get'>;
+  client: Pick<EngineClient, 'promptAsync'>;
+  hub: EventHub;
+  tokens: Pick<TokenService, 'verifyAccess'>;
+  /** A fresh streaming redactor per connection: secrets split across text pieces are caught. */
+  createRedactor: () => StreamRedactor;
+}
+
+const params = z.object({ id: z.string().min(1).max(128) });
+const query = z.object({ token: z.string().optional() });
+const clientMessage = z.object({
+  type: z.literal('message'),
+  content: z.string().min(1).max(MAX_MESSAGE_CHARS),
+});
+
+type ServerMessage = ChatEvent | { type: 'connected'; session_id: string };
+/** What `ws` hands a message listener (its types are not installed). */
+type RawData = Buffer | ArrayBuffer | Buffer[];
+interface ChatSocket {
+  readonly readyState: number;
+  readonly OPEN: number;
+  send(data: string): void;
+  on(event: 'close', listener: () => void): void;
+  on(event: 'message', listener: (data: RawData) => void): void;
+}
+
+/**
+ * `WS /api/sessions/:id/chat?token=…` (SPEC "Events"). Registered outside the bearer guard:
+ * an upgrade request cannot carry headers, so the token is checked here before the upgrade.
+ */
+export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, options) => {
+  const { sessions, client, hub, tokens, createRedactor } = options;
+  if (!app.hasPlugin('@fastify/websocket')) {
+    // Frames up to 1 MiB reach the handler, which answers oversized ones without closing.
+    await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  }
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/sessions/:id/chat',
+    {
+      websocket: true,
+      schema: { params, querystring: query },
+      preValidation: async (req) => {
+        const token = req.query.token;
+        if (!token) throw unauthorized('missing token');
+        await tokens.verifyAccess(token);
+        await sessions.get(req.params.id);
+      },
+    },
+    (ws, req) => {
+      const socket = ws as ChatSocket;
+      const sessionID = req.params.id;
+      const redactor = createRedactor();
+      const send = (message: ServerMessage) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      };
+      const flush = () => {
+        const rest = redactor.end();
+        if (rest) send({ type: 'text', content: rest });
+      };
+
+      const off = hub.subscribe(sessionID, (event) => {
+        if (event.type === 'text') {
+          const released = redactor.push(event.content);
+          if (released) send({ type: 'text', content: released });
+          return;
+        }
+        flush();
+        if (event.type === 'error') {
+          // Engine error texts can quote the prompt or the model's output: redact them too.
+          send({ type: 'error', content: redactor.push(event.content) + redactor.end() });
+          return;
+        }
+        send(event);
+      });
+      socket.on('close', off);
+      socket.on('message', (data: RawData) => void onMessage(data));
+      send({ type: 'connected', session_id: sessionID });
+
+      async function onMessage(data: RawData) {
+        if (byteLength(data) > MAX_FRAME_BYTES) {
+          return send({
+            type: 'error',
+            content: `message too large (limit ${MAX_FRAME_BYTES} bytes)`,
+          });
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(rawText(data));
+        } catch {
+          return send({ type: 'error', content: 'invalid JSON' });
+        }
+        const message = clientMessage.safeParse(parsed);
+        if (!message.success) {
+          return send({
+            type: 'error',
+            content: `expected {"type":"message","content":string of 1 to ${MAX_MESSAGE_CHARS} characters}`,
+          });
+        }
+        try {
+          // Subscribed above, but the shared stream may still be connecting: the reply must not
+          // start before it is open, or its first pieces are lost.
+          await hub.whenConnected(5000).catch(() => {
+            throw new AppError('engine_unavailable', 'event stream not connected');
+          });
+          if (socket.readyState !== socket.OPEN) return;
+          await client.promptAsync(sessionID, message.data.content);
+        } catch (err) {
+          const text = isAppError(err) ? err.message : 'AI engine failed';
+          req.log.warn({ err, sessionID }, 'chat prompt failed');
+          send({ type: 'error', content: `Engine error: ${text}` });
+        }
+      }
+    },
+  );
+};
+
+function byteLength(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((sum, b) => sum + b.length, 0);
+  return data instanceof ArrayBuffer ? data.byteLength : data.length;
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data).toString('utf8');
+}

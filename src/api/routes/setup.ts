@@ -1,0 +1,32 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AuthModule } from '../../auth/module.js';
+import { byIp, rateLimitHook } from '../plugins/rate-limit.js';
+
+export const setupStatusSchema = z.object({ setup_required: z.boolean() });
+export const setupBodySchema = z.object({
+  username: z.string(),
+  password: z.string(),
+  confirm_password: z.string(),
+});
+export const setupResultSchema = z.object({ success: z.boolean(), message: z.string() });
+
+/** First-start setup: creates the one admin account. Limited per client IP. */
+export const setupRoutes: FastifyPluginAsync<{ auth: AuthModule }> = async (app, { auth }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.addHook('onRequest', rateLimitHook(auth.limits.api, byIp));
+
+  r.get('/setup/status', { schema: { response: { 200: setupStatusSchema } } }, async () => ({
+    setup_required: await auth.service.setupRequired(),
+  }));
+
+  r.post(
+    '/setup',
+    { schema: { body: setupBodySchema, response: { 200: setupResultSchema } } },
+    async (request) => {
+      await auth.service.setup(request.body, { ip: request.ip });
+      return { success: true, message: 'admin account created; log in with POST /api/auth/login' };
+    },
+  );
+};

@@ -1,0 +1,86 @@
+import type { LoadedConfig } from '../config/load.js';
+import type { Logger } from '../log/logger.js';
+import type { Egress } from '../net/egress.js';
+import type { QueueClient } from '../queue/client.js';
+import type { Redis } from '../store/redis.js';
+import { createDeliveryProcessor } from './delivery/delivery-processor.js';
+import type { ProviderRegistry } from './delivery/provider.js';
+import { createWebhookProvider } from './delivery/webhook-provider.js';
+import { createRunExecutor, type RunAgent, type RunScript } from './run-executor.js';
+import { createRunState } from './run-state.js';
+import { createScheduleService } from './schedule-service.js';
+import { createScheduleStore } from './schedule-store.js';
+import { createSchedulerSync } from './scheduler-sync.js';
+
+export interface SchedulesDeps {
+  redis: Redis;
+  queues: QueueClient;
+  config: Pick<LoadedConfig, 'schedules' | 'webhooks'>;
+  log: Logger;
+  egress: Egress;
+  redact(text: string): string;
+  runScript?: RunScript;
+  runAgent?: RunAgent;
+  scriptExists?: (name: string) => Promise<boolean>;
+  /** Providers other than `webhook` (chat providers register here when they exist). */
+  providers?: ProviderRegistry;
+}
+
+/** Builds the schedule store, service, scheduler sync, run executor and delivery pieces. */
+export function createSchedules(deps: SchedulesDeps) {
+  const { redis, queues, config } = deps;
+  const leaseMs = config.schedules.lock_ttl;
+  const misfireWindowMs = config.schedules.misfire_window;
+  const store = createScheduleStore(redis);
+  const runState = createRunState(redis, {
+    leaseMs,
+    // A claim must outlive every way the same firing can come back: a stalled job, a catch-up.
+    claimRetentionMs: Math.max(misfireWindowMs, 2 * leaseMs) + 60_000,
+  });
+  const sync = createSchedulerSync({
+    redis,
+    queue: queues.queue('scheduleRuns'),
+    store,
+    runState,
+    misfireWindowMs,
+    graceMs: leaseMs,
+  });
+  const service = createScheduleService({
+    redis,
+    store,
+    sync,
+    queues,
+    ...(deps.scriptExists ? { scriptExists: deps.scriptExists } : {}),
+    agentAvailable: () => deps.runAgent !== undefined,
+  });
+  const providers: ProviderRegistry = {
+    webhook: createWebhookProvider({ egress: deps.egress, channels: config.webhooks.channels }),
+    ...deps.providers,
+  };
+  const executor = createRunExecutor({
+    store,
+    runState,
+    redact: deps.redact,
+    ...(deps.runScript ? { runScript: deps.runScript } : {}),
+    ...(deps.runAgent ? { runAgent: deps.runAgent } : {}),
+    onDisabled: async (id) => {
+      await sync.syncOne(id);
+    },
+    enqueueDelivery: async (payload) => {
+      await queues.enqueue('deliveries', payload, {
+        attempts: config.webhooks.retries + 1,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age: 600, count: 1000 },
+        removeOnFail: { age: 24 * 3600, count: 1000 },
+      });
+    },
+    misfireWindowMs,
+    agentTimeoutMs: config.schedules.agent_timeout,
+    leaseMs,
+    log: deps.log,
+  });
+  const deliver = createDeliveryProcessor({ providers, runState, store });
+  return { store, runState, sync, service, executor, deliver, providers, leaseMs };
+}
+
+export type Schedules = ReturnType<typeof createSchedules>;

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { badRequest, notFound, unavailable } from '../errors/catalogue.js';
+import type { QueueClient } from '../queue/client.js';
+import type { Redis } from '../store/redis.js';
+import type {
+  CreateScheduleInput,
+  RunEntry,
+  Schedule,
+  ScheduleConfig,
+  UpdateScheduleInput,
+} from './schedule-schema.js';
+import { toResource, type ScheduleStore } from './schedule-store.js';
+import { scheduleJobOptions, type SchedulerSync } from './scheduler-sync.js';
+import { assertValidConfig, normalizeScriptName } from './validate.js';
+import { withLock } from './with-lock.js';
+
+export interface ScheduleServiceDeps {
+  redis: Redis;
+  store: ScheduleStore;
+  sync: SchedulerSync;
+  queues: QueueClient;
+  /** When given, `run` of a script schedule answers 400 for a script that does not exist. */
+  scriptExists?: (name: string) => Promise<boolean>;
+  /** Whether agent schedules can run here (an engine is configured). */
+  agentAvailable?: () => boolean;
+}
+
+/** Every schedule operation of the API: store write, then the job scheduler, under one lock. */
+export function createScheduleService(deps: ScheduleServiceDeps) {
+  const { store, sync } = deps;
+  const locked = <T>(id: string, fn: () => Promise<T>) => withLock(deps.redis, sync.lockOf(id), fn);
+
+  const mustGet = async (id: string) => {
+    const s = await store.get(id);
+    if (!s) throw notFound(`schedule ${id} not found`);
+    return s;
+  };
+
+  return {
+    async list(): Promise<Schedule[]> {
+      return (await store.list()).map((s) => toResource(s, true));
+    },
+    async get(id: string): Promise<Schedule> {
+      return toResource(await mustGet(id), true);
+    },
+    async runs(id: string): Promise<RunEntry[]> {
+      await mustGet(id);
+      return store.runs(id);
+    },
+    async create(input: CreateScheduleInput): Promise<Schedule> {
+      const config: ScheduleConfig = {
+        name: input.name,
+        cron_expr: input.cron_expr,
+        type: input.type,
+        enabled: input.enabled ?? true,
+        run_once: input.run_once ?? false,
+        timezone: input.timezone ?? 'UTC',
+        ...(input.script_name !== undefined
+          ? { script_name: normalizeScriptName(input.script_name) }
+          : {}),
+        ...(input.prompt !== undefined ? { prompt: input.prompt } : {}),
+        ...(input.output_target ? { output_target: input.output_target } : {}),
+      };
+      assertValidConfig(config);
+      const s = await store.create(config);
+      const fresh = await locked(s.id, async () => {
+        const current = await store.get(s.id);
+        await sync.apply(s.id, current);
+        return current ?? s;
+      });
+      return toResource(fresh, false);
+    },
+    async update(id: string, input: UpdateScheduleInput): Promise<Schedule> {
+      return locked(id, async () => {
+        const cur = await mustGet(id);
+        const changes: Partial<ScheduleConfig> = {};
+        for (const [field, value] of Object.entries(input) as Array<
+          [keyof ScheduleConfig, unknown]
+        >) {
+          if (value === undefined) continue;
+          let v = value === null ? undefined : value;
+          if (field === 'script_name' && typeof v === 'string') v = normalizeScriptName(v);
+          (changes as Record<string, unknown>)[field] = v;
+        }
+        const merged: ScheduleConfig = { ...cur, ...changes };
+        for (const [field, value] of Object.entries(changes)) {
+          if (value === undefined) delete (merged as unknown as Record<string, unknown>)[field];
+        }
+        assertValidConfig(merged);
+        const timing = merged.cron_expr !== cur.cron_expr || merged.timezone !== cur.timezone;
+        const rearm = merged.enabled && (!cur.enabled || timing);
+        const next = await store.patch(id, changes, rearm);
+        if (!next) throw notFound(`schedule ${id} not found`);
+        await sync.apply(id, next);
+        return toResource(next, true);
+      });
+    },
+    async remove(id: string): Promise<void> {
+      await locked(id, async () => {
+        if (!(await store.remove(id))) throw notFound(`schedule ${id} not found`);
+        await sync.apply(id, null);
+      });
+    },
+    async setEnabled(id: string, enabled: boolean): Promise<void> {
+      await locked(id, async () => {
+        const cur = await mustGet(id);
+        const next = await store.patch(id, { enabled }, enabled && !cur.enabled);
+        await sync.apply(id, next);
+      });
+    },
+    /** Enqueues a manual run now; the outcome lands in last_run_* (the spec's async rule). */
+    async trigger(id: string): Promise<void> {
+      const s = await mustGet(id);
+      if (
+        s.type === 'script' &&
+        deps.scriptExists &&
+        !(await deps.scriptExists(s.script_name ?? ''))
+      ) {
+        throw badRequest(`schedule ${id} cannot run: script ${s.script_name} does not exist`);
+      }
+      if (s.type === 'agent' && deps.agentAvailable && !deps.agentAvailable()) {
+        throw badRequest(
+          `schedule ${id} cannot run: no AI engine is configured for agent schedules`,
+        );
+      }
+      if (!deps.queues.available()) throw unavailable('the scheduler queue is unavailable');
+      await deps.queues.enqueue(
+        'scheduleRuns',
+        { scheduleId: id, fireTime: null },
+        { ...scheduleJobOptions, jobId: `manual-${randomBytes(12).toString('base64url')}` },
+      );
+    },
+  };
+}
+
+export type ScheduleService = ReturnType<typeof createScheduleService>;

@@ -1,0 +1,229 @@
+import { binary, truth, type Value } from '../values/index.js';
+import type * as A from '../syntax/ast.js';
+import { compileExpr, type Eval } from './compile-expr.js';
+import { encodePos, type FnCtx } from './context.js';
+import type { Frame } from './function.js';
+
+const MAX = Number.MAX_SAFE_INTEGER;
+const MIN = Number.MIN_SAFE_INTEGER;
+
+/** Binary operators, with inline fast paths for small ints and strings. */
+/** A small int literal operand, which lets the closure skip one call per evaluation. */
+function smallInt(e: A.Expr): number | null {
+  return e.kind === 'Literal' && e.value.type === 'int' && typeof e.value.v === 'number'
+    ? e.value.v
+    : null;
+}
+
+/** `x op K` for a small int constant K: the hottest shapes in loops (`i + 1`, `n < 2`, `i % 3`). */
+function constRight(op: string, x: Eval, k: number, p: number): Eval | null {
+  const slow = (f: Frame, a: Value): Value => {
+    f.pos = p;
+    return binary(op, a, k, f.thread);
+  };
+  switch (op) {
+    case '+':
+      return (f) => {
+        const a = x(f);
+        if (typeof a === 'number') {
+          const r = a + k;
+          if (r <= MAX && r >= MIN) return r;
+        }
+        return slow(f, a);
+      };
+    case '-':
+      return (f) => {
+        const a = x(f);
+        if (typeof a === 'number') {
+          const r = a - k;
+          if (r <= MAX && r >= MIN) return r;
+        }
+        return slow(f, a);
+      };
+    case '%':
+      if (k <= 0) return null;
+      return (f) => {
+        const a = x(f);
+        return typeof a === 'number' && a >= 0 ? a % k : slow(f, a);
+      };
+    case '<':
+      return (f) => {
+        const a = x(f);
+        return typeof a === 'number' ? a < k : slow(f, a);
+      };
+    case '<=':
+      return (f) => {
+        const a = x(f);
+        return typeof a === 'number' ? a <= k : slow(f, a);
+      };
+    case '>':
+      return (f) => {
+        const a = x(f);
+        return typeof a === 'number' ? a > k : slow(f, a);
+      };
+    case '>=':
+      return (f) => {
+        const a = x(f);
+        return typeof a === 'number' ? a >= k : slow(f, a);
+      };
+    case '==':
+      return (f) => {
+        const a = x(f);
+        return typeof a === 'number' ? a === k : slow(f, a);
+      };
+    case '!=':
+      return (f) => {
+        const a = x(f);
+        return typeof a === 'number' ? a !== k : slow(f, a);
+      };
+    default:
+      return null;
+  }
+}
+
+export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
+  const x = compileExpr(c, e.x);
+  const k = smallInt(e.y);
+  if (k !== null) {
+    const special = constRight(e.op, x, k, encodePos(e));
+    if (special !== null) return special;
+  }
+  const y = compileExpr(c, e.y);
+  const p = encodePos(e);
+  const op = e.op;
+  switch (op) {
+    case 'and':
+      return (f) => {
+        const a = x(f);
+        return (typeof a === 'boolean' ? a : truth(a)) ? y(f) : a;
+      };
+    case 'or':
+      return (f) => {
+        const a = x(f);
+        return (typeof a === 'boolean' ? a : truth(a)) ? a : y(f);
+      };
+    case '+':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a + b;
+          if (r <= MAX && r >= MIN) return r;
+        } else if (typeof a === 'string' && typeof b === 'string') {
+          const n = a.length + b.length;
+          if (n > f.thread.maxAlloc) f.thread.alloc(n);
+          return a + b;
+        }
+        f.pos = p;
+        return binary('+', a, b, f.thread);
+      };
+    case '-':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a - b;
+          if (r <= MAX && r >= MIN) return r;
+        }
+        f.pos = p;
+        return binary('-', a, b, f.thread);
+      };
+    case '*':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = a * b;
+          if (r <= MAX && r >= MIN && r !== 0) return r;
+          if (r === 0) return 0;
+        }
+        f.pos = p;
+        return binary('*', a, b, f.thread);
+      };
+    case '%':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number' && a >= 0 && b > 0) return a % b;
+        f.pos = p;
+        return binary('%', a, b, f.thread);
+      };
+    case '//':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        // Small operands only: float division of large ints may round across an integer.
+        if (
+          typeof a === 'number' &&
+          typeof b === 'number' &&
+          (a | 0) === a &&
+          (b | 0) === b &&
+          b !== 0
+        ) {
+          const r = Math.floor(a / b);
+          return r === 0 ? 0 : r;
+        }
+        f.pos = p;
+        return binary('//', a, b, f.thread);
+      };
+    case '<':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') return a < b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    case '<=':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') return a <= b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    case '>':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') return a > b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    case '>=':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (typeof a === 'number' && typeof b === 'number') return a >= b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    case '==':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        const ta = typeof a;
+        if (ta === typeof b && (ta === 'number' || ta === 'string' || ta === 'boolean'))
+          return a === b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    case '!=':
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        const ta = typeof a;
+        if (ta === typeof b && (ta === 'number' || ta === 'string' || ta === 'boolean'))
+          return a !== b;
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    default:
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+  }
+}

@@ -1,0 +1,269 @@
+import {
+  sliceIndices,
+  unpackArgs,
+  unpackPositional,
+  wantSmallInt,
+  wantString,
+} from '../values/ops.js';
+import {
+  None,
+  registerMethods,
+  StarlarkError,
+  Tuple,
+  typeName,
+  type Thread,
+  type Value,
+} from '../values/index.js';
+import { iterableArg } from './args.js';
+import { strFormat } from './str-format.js';
+import { splitMethods } from './str-split.js';
+import { stringView } from './string-iterables.js';
+
+/** Methods of `str` (UTF-16 code units throughout, see values/value.ts). */
+
+type Args = Value[];
+type Kw = Array<[string, Value]> | null;
+type Method = (thread: Thread, args: Args, kw: Kw, self: Value) => Value;
+
+/** The [start:end] window of `s` used by find/count/startswith. */
+function window(s: string, start: Value | undefined, end: Value | undefined): [number, number] {
+  const [lo, hi] = sliceIndices(s.length, start ?? None, end ?? None, None);
+  return [lo, Math.max(lo, hi)];
+}
+
+function findImpl(name: string, last: boolean, mustFind: boolean): Method {
+  return (_t, args, kw, self) => {
+    const s = self as string;
+    const [sub, start, end] = unpackArgs(name, args, kw, ['sub', 'start??', 'end??']);
+    const needle = wantString(name, 'sub', sub!);
+    const [lo, hi] = window(s, start, end);
+    const part = s.slice(lo, hi);
+    const i = last ? part.lastIndexOf(needle) : part.indexOf(needle);
+    if (i < 0) {
+      if (mustFind) throw new StarlarkError(`${name}: substring not found`);
+      return -1;
+    }
+    return i + lo;
+  };
+}
+
+function count(_t: Thread, args: Args, kw: Kw, self: Value): Value {
+  const s = self as string;
+  const [sub, start, end] = unpackArgs('count', args, kw, ['sub', 'start??', 'end??']);
+  const needle = wantString('count', 'sub', sub!);
+  const [lo, hi] = window(s, start, end);
+  const part = s.slice(lo, hi);
+  if (needle.length === 0) return part.length + 1;
+  let n = 0;
+  for (let i = part.indexOf(needle); i >= 0; i = part.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+function affixImpl(name: string, suffix: boolean): Method {
+  return (_t, args, kw, self) => {
+    const s = self as string;
+    const [x, start, end] = unpackArgs(name, args, kw, [
+      suffix ? 'suffix' : 'prefix',
+      'start??',
+      'end??',
+    ]);
+    const [lo, hi] = window(s, start, end);
+    const part = s.slice(lo, hi);
+    const test = (a: string): boolean => (suffix ? part.endsWith(a) : part.startsWith(a));
+    if (typeof x === 'string') return test(x);
+    if (x instanceof Tuple) {
+      return x.items.some((a, i) => {
+        if (typeof a !== 'string')
+          throw new StarlarkError(`${name}: want string, got ${typeName(a)}, for element ${i}`);
+        return test(a);
+      });
+    }
+    throw new StarlarkError(`${name}: got ${typeName(x!)}, want string or tuple of string`);
+  };
+}
+
+const WS =
+  ' \t\n\v\f\r\u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
+
+function stripImpl(name: string, left: boolean, right: boolean): Method {
+  return (_t, args, kw, self) => {
+    const s = self as string;
+    const [c] = unpackPositional(name, args, kw, 0, 1);
+    const chars = c === undefined || c === None ? WS : wantString(name, 'cutset', c);
+    let i = 0;
+    let j = s.length;
+    if (left) while (i < j && chars.includes(s[i]!)) i++;
+    if (right) while (j > i && chars.includes(s[j - 1]!)) j--;
+    return s.slice(i, j);
+  };
+}
+
+function noArgs(name: string, f: (s: string) => Value): Method {
+  return (_t, args, kw, self) => {
+    unpackPositional(name, args, kw, 0, 0);
+    return f(self as string);
+  };
+}
+
+const isUpperChar = (c: string): boolean => c !== c.toLowerCase() && c === c.toUpperCase();
+const isLowerChar = (c: string): boolean => c !== c.toUpperCase() && c === c.toLowerCase();
+const isCased = (c: string): boolean => c.toLowerCase() !== c.toUpperCase();
+const letterRe = /^\p{L}$/u;
+const digitRe = /^\p{Nd}$/u;
+const alnumRe = /^[\p{L}\p{N}]$/u;
+
+function allChars(s: string, test: (c: string) => boolean): boolean {
+  if (s.length === 0) return false;
+  for (const c of s) if (!test(c)) return false;
+  return true;
+}
+
+/** Python `title()`: a cased letter after an uncased character starts a word. */
+function title(s: string): string {
+  let out = '';
+  let prevCased = false;
+  for (const c of s) {
+    out += prevCased ? c.toLowerCase() : c.toUpperCase();
+    prevCased = isCased(c);
+  }
+  return out;
+}
+
+function istitle(s: string): boolean {
+  let prevCased = false;
+  let sawCased = false;
+  for (const c of s) {
+    if (isUpperChar(c)) {
+      if (prevCased) return false;
+      prevCased = true;
+      sawCased = true;
+    } else if (isLowerChar(c)) {
+      if (!prevCased) return false;
+      prevCased = true;
+      sawCased = true;
+    } else prevCased = false;
+  }
+  return sawCased;
+}
+
+function hasCasedAnd(s: string, ok: (c: string) => boolean): boolean {
+  let cased = false;
+  for (const c of s) {
+    if (isCased(c)) {
+      if (!ok(c)) return false;
+      cased = true;
+    }
+  }
+  return cased;
+}
+
+function join(thread: Thread, args: Args, kw: Kw, self: Value): Value {
+  const [x] = unpackPositional('join', args, kw, 1, 1);
+  const items = iterableArg('join', x!, thread);
+  let total = 0;
+  items.forEach((v, i) => {
+    if (typeof v !== 'string')
+      throw new StarlarkError(`join: in list, want string, got ${typeName(v)}`);
+    total += v.length + (i > 0 ? (self as string).length : 0);
+  });
+  thread.alloc(total);
+  return (items as string[]).join(self as string);
+}
+
+function partitionImpl(name: string, last: boolean): Method {
+  return (_t, args, kw, self) => {
+    const s = self as string;
+    const [x] = unpackPositional(name, args, kw, 1, 1);
+    const sep = wantString(name, 'sep', x!);
+    if (sep.length === 0) throw new StarlarkError(`${name}: empty separator`);
+    const i = last ? s.lastIndexOf(sep) : s.indexOf(sep);
+    if (i < 0) return last ? new Tuple(['', '', s]) : new Tuple([s, '', '']);
+    return new Tuple([s.slice(0, i), sep, s.slice(i + sep.length)]);
+  };
+}
+
+function replace(thread: Thread, args: Args, kw: Kw, self: Value): Value {
+  const s = self as string;
+  const [o, n, c] = unpackArgs('replace', args, kw, ['old', 'new', 'count?']);
+  const old = wantString('replace', 'old', o!);
+  const nw = wantString('replace', 'new', n!);
+  let limit = c === undefined ? -1 : wantSmallInt('replace', 'count', c);
+  if (limit < 0) limit = Infinity;
+  let out = '';
+  let pos = 0;
+  let done = 0;
+  if (old.length === 0) {
+    // Python inserts `new` between every character (and at both ends).
+    for (; pos <= s.length && done < limit; done++) {
+      out += nw + (pos < s.length ? s[pos]! : '');
+      pos++;
+    }
+    out += s.slice(pos);
+    thread.alloc(out.length);
+    return out;
+  }
+  for (let i = s.indexOf(old); i >= 0 && done < limit; i = s.indexOf(old, pos)) {
+    out += s.slice(pos, i) + nw;
+    pos = i + old.length;
+    done++;
+    thread.alloc(out.length);
+  }
+  return out + s.slice(pos);
+}
+
+function affixRemove(name: string, suffix: boolean): Method {
+  return (_t, args, kw, self) => {
+    const s = self as string;
+    const [x] = unpackPositional(name, args, kw, 1, 1);
+    const a = wantString(name, suffix ? 'suffix' : 'prefix', x!);
+    if (a.length === 0) return s;
+    if (suffix) return s.endsWith(a) ? s.slice(0, s.length - a.length) : s;
+    return s.startsWith(a) ? s.slice(a.length) : s;
+  };
+}
+
+function view(name: 'elems' | 'elem_ords' | 'codepoints' | 'codepoint_ords'): Method {
+  return noArgs(name, (s) => stringView(s, name));
+}
+
+function format(thread: Thread, args: Args, kw: Kw, self: Value): Value {
+  return strFormat(thread, self as string, args, kw);
+}
+
+registerMethods('string', {
+  capitalize: noArgs('capitalize', (s) =>
+    s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1).toLowerCase(),
+  ),
+  codepoint_ords: view('codepoint_ords'),
+  codepoints: view('codepoints'),
+  count,
+  elem_ords: view('elem_ords'),
+  elems: view('elems'),
+  endswith: affixImpl('endswith', true),
+  find: findImpl('find', false, false),
+  format,
+  index: findImpl('index', false, true),
+  isalnum: noArgs('isalnum', (s) => allChars(s, (c) => alnumRe.test(c))),
+  isalpha: noArgs('isalpha', (s) => allChars(s, (c) => letterRe.test(c))),
+  isdigit: noArgs('isdigit', (s) => allChars(s, (c) => digitRe.test(c))),
+  islower: noArgs('islower', (s) => hasCasedAnd(s, isLowerChar)),
+  isspace: noArgs('isspace', (s) => allChars(s, (c) => WS.includes(c))),
+  istitle: noArgs('istitle', istitle),
+  isupper: noArgs('isupper', (s) => hasCasedAnd(s, isUpperChar)),
+  join,
+  lower: noArgs('lower', (s) => s.toLowerCase()),
+  lstrip: stripImpl('lstrip', true, false),
+  partition: partitionImpl('partition', false),
+  removeprefix: affixRemove('removeprefix', false),
+  removesuffix: affixRemove('removesuffix', true),
+  replace,
+  rfind: findImpl('rfind', true, false),
+  rindex: findImpl('rindex', true, true),
+  rpartition: partitionImpl('rpartition', true),
+  rstrip: stripImpl('rstrip', false, true),
+  startswith: affixImpl('startswith', false),
+  strip: stripImpl('strip', true, true),
+  title: noArgs('title', title),
+  upper: noArgs('upper', (s) => s.toUpperCase()),
+  ...splitMethods,
+});

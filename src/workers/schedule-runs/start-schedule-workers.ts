@@ -1,0 +1,104 @@
+import { Worker, type Job } from 'bullmq';
+import { queues, scheduleRunPayload } from '../../queue/definitions.js';
+import type { Context } from '../../runtime/context.js';
+import type { Schedules } from '../../schedules/create-schedules.js';
+import { bullPrefix, createRedis } from '../../store/redis.js';
+
+export interface RunningScheduleWorkers {
+  close(): Promise<void>;
+}
+
+/**
+ * The fire time a schedule-run job belongs to. Catch-up jobs carry it in their data; jobs made by
+ * a job scheduler carry it as `opts.prevMillis` (their id is `repeat:<scheduler>:<fire time>`).
+ */
+export function fireTimeOf(
+  job: Pick<Job, 'id' | 'opts' | 'repeatJobKey'>,
+  fromData: number | null,
+): number | null {
+  if (fromData !== null) return fromData;
+  if (!job.repeatJobKey) return null;
+  if (typeof job.opts.prevMillis === 'number') return job.opts.prevMillis;
+  const tail = /:(\d+)$/.exec(job.id ?? '');
+  return tail ? Number(tail[1]) : null;
+}
+
+/**
+ * Starts this process's `schedule-runs` and `deliveries` workers. First reconciles the job
+ * schedulers with the store (one replica at a time, under a Redis mutex) and ends runs left
+ * `running` by a dead worker; then keeps sweeping expired run leases.
+ */
+export async function startScheduleWorkers(
+  ctx: Context,
+  schedules: Schedules,
+): Promise<RunningScheduleWorkers> {
+  const { log } = ctx;
+  const report = await schedules.sync.reconcile();
+  log.info(report, 'schedules reconciled');
+  await schedules.executor.sweepExpired();
+
+  const prefix = bullPrefix(ctx.redisTarget.prefix);
+  // BullMQ fetches a worker's jobs one at a time (and books each scheduler's next firing while
+  // doing so); a burst of firings at one boundary needs several fetch loops to start in time.
+  const fetchers = Math.max(
+    1,
+    Math.min(ctx.config.schedules.fetchers, ctx.config.schedules.concurrency),
+  );
+  const concurrency = Math.ceil(ctx.config.schedules.concurrency / fetchers);
+  const runConnections = Array.from({ length: fetchers }, () =>
+    createRedis(ctx.redisTarget, 'bullmq'),
+  );
+  const runWorkers = runConnections.map((connection) => {
+    const worker = new Worker(
+      queues.scheduleRuns.name,
+      async (job: Job) => {
+        const data = scheduleRunPayload.parse(job.data);
+        await schedules.executor.execute({
+          scheduleId: data.scheduleId,
+          fireTime: fireTimeOf(job, data.fireTime),
+          jobId: job.id ?? '',
+        });
+      },
+      {
+        connection,
+        prefix,
+        concurrency,
+        lockDuration: schedules.leaseMs,
+        stalledInterval: schedules.leaseMs,
+        // A run may have side effects: never redeliver it. Its lease expires and the sweep
+        // below records it as an error instead.
+        maxStalledCount: 0,
+      },
+    );
+    worker.on('error', (err) => log.warn({ err: err.message }, 'schedule-runs worker error'));
+    return worker;
+  });
+
+  const deliveryConnection = createRedis(ctx.redisTarget, 'bullmq');
+  const deliveries = new Worker(
+    queues.deliveries.name,
+    async (job: Job) => schedules.deliver(job),
+    { connection: deliveryConnection, prefix, concurrency: 4 },
+  );
+  deliveries.on('error', (err) => log.warn({ err: err.message }, 'deliveries worker error'));
+  await Promise.all([...runWorkers.map((w) => w.waitUntilReady()), deliveries.waitUntilReady()]);
+
+  const sweep = setInterval(
+    () => {
+      schedules.executor
+        .sweepExpired()
+        .catch((err: Error) => log.warn({ err: err.message }, 'schedule lease sweep failed'));
+    },
+    Math.max(250, Math.floor(schedules.leaseMs / 2)),
+  );
+  sweep.unref();
+
+  return {
+    async close() {
+      clearInterval(sweep);
+      await Promise.allSettled([...runWorkers.map((w) => w.close()), deliveries.close()]);
+      for (const c of runConnections) c.disconnect();
+      deliveryConnection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { Egress } from '../../net/egress.js';
+import type { HostHandler } from './host-bridge.js';
+
+export interface HttpCall {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface HttpAnswer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The main-thread half of a run's host calls. Each run gets its own handler so that the
+ * response-body budget (`http_body_bytes`) is counted per run, and every request ends by the
+ * run's deadline.
+ */
+export function createHostHandler(opts: {
+  egress: Egress;
+  deadline: number;
+  bodyBudget: number;
+}): HostHandler {
+  let budget = opts.bodyBudget;
+  return async (op, args) => {
+    if (op !== 'http') throw new Error(`unknown host call ${op}`);
+    const call = args as HttpCall;
+    const remaining = opts.deadline - Date.now();
+    if (remaining <= 0) throw new Error('wall time limit reached before the request');
+    if (budget <= 0) throw new Error('HTTP response body limit of this run is used up');
+    const res = await opts.egress.fetch(call.url, {
+      method: call.method,
+      headers: call.headers,
+      ...(call.body !== undefined ? { body: call.body } : {}),
+      timeoutMs: remaining,
+      maxBytes: budget,
+    });
+    budget -= res.body.length;
+    return {
+      status: res.status,
+      body: res.body.toString('utf8'),
+      headers: res.headers,
+    } satisfies HttpAnswer;
+  };
+}

@@ -1,0 +1,191 @@
+import {
+  builtin,
+  defineModule,
+  Dict,
+  List,
+  None,
+  SFloat,
+  StarlarkError,
+  Tuple,
+  type Value,
+} from '../../starlark/values/index.js';
+import { formatPercent } from '../../starlark/values/percent-format.js';
+import { toJS, toStarlark } from '../../starlark/values/convert.js';
+import { unpackArgs, wantString } from '../../starlark/values/unpack.js';
+import { callHost, HostCallTimeout, sleepSync, type BridgeEnd } from './host-bridge.js';
+import type { HttpAnswer, HttpCall } from './host-calls.js';
+
+/** Per-run state the host modules close over. */
+export interface HostRun {
+  bridge: BridgeEnd;
+  /** Absolute deadline (epoch ms) of the run. */
+  deadline: number;
+  httpRequests: number;
+  declaredSecrets: string[];
+  secretValues: Record<string, string | null>;
+}
+
+/** Longest single `time.sleep`, in seconds. */
+export const maxSleepSeconds = 5;
+
+export class WallTimeExceeded extends StarlarkError {}
+
+function wallTimeError(): WallTimeExceeded {
+  return new WallTimeExceeded('wall time limit exceeded');
+}
+
+/** JSON text of a Starlark value (dicts with string keys only; ints beyond 2^53 stay exact). */
+export function jsonEncode(v: Value): string {
+  const js = toJS(v);
+  const text = JSON.stringify(js, (_k, x: unknown) => {
+    if (typeof x === 'bigint') return x.toString();
+    if (x instanceof Map) throw new StarlarkError('json.encode: dict keys must be strings');
+    if (x instanceof Uint8Array) throw new StarlarkError('json.encode: cannot encode bytes');
+    if (typeof x === 'number' && !Number.isFinite(x)) {
+      throw new StarlarkError(`json.encode: cannot encode non-finite float ${x}`);
+    }
+    return x;
+  });
+  return text;
+}
+
+function stringDict(fn: string, param: string, v: Value | undefined): Record<string, string> {
+  if (v === undefined || v === None) return {};
+  if (!(v instanceof Dict)) throw new StarlarkError(`${fn}: ${param} must be a dict`);
+  const out: Record<string, string> = {};
+  for (const [k, val] of v.entries()) {
+    if (typeof k !== 'string' || typeof val !== 'string') {
+      throw new StarlarkError(`${fn}: ${param} keys and values must be strings`);
+    }
+    out[k] = val;
+  }
+  return out;
+}
+
+export function createHostModules(run: HostRun): Map<string, Value> {
+  let requests = 0;
+
+  const http = (fn: string, call: HttpCall): Value => {
+    if (requests >= run.httpRequests) {
+      throw new StarlarkError(`${fn}: more than ${run.httpRequests} HTTP requests in one run`);
+    }
+    requests++;
+    const remaining = run.deadline - Date.now();
+    if (remaining <= 0) throw wallTimeError();
+    let answer: HttpAnswer;
+    try {
+      answer = callHost(run.bridge, 'http', call, remaining) as HttpAnswer;
+    } catch (err) {
+      if (err instanceof HostCallTimeout) throw wallTimeError();
+      throw new StarlarkError(`${fn}: ${(err as Error).message}`);
+    }
+    return toStarlark({ status: answer.status, body: answer.body, headers: answer.headers });
+  };
+
+  const httpModule = defineModule('http', {
+    get: builtin('get', (_t, args, kwargs) => {
+      const [url, headers] = unpackArgs('http.get', args, kwargs, ['url', 'headers?']);
+      return http('http.get', {
+        method: 'GET',
+        url: wantString('http.get', 'url', url as Value),
+        headers: stringDict('http.get', 'headers', headers),
+      });
+    }),
+    post: builtin('post', (_t, args, kwargs) => {
+      const [url, body, headers, contentType] = unpackArgs('http.post', args, kwargs, [
+        'url',
+        'body?',
+        'headers?',
+        'content_type?',
+      ]);
+      const text = body === undefined ? '' : typeof body === 'string' ? body : jsonEncode(body);
+      const sent = stringDict('http.post', 'headers', headers);
+      const type =
+        contentType === undefined
+          ? 'application/json'
+          : wantString('http.post', 'content_type', contentType);
+      if (!Object.keys(sent).some((k) => k.toLowerCase() === 'content-type')) {
+        sent['content-type'] = type;
+      }
+      return http('http.post', {
+        method: 'POST',
+        url: wantString('http.post', 'url', url as Value),
+        headers: sent,
+        body: text,
+      });
+    }),
+  });
+
+  const jsonModule = defineModule('json', {
+    encode: builtin('encode', (_t, args, kwargs) => {
+      const [x] = unpackArgs('json.encode', args, kwargs, ['x']);
+      return jsonEncode(x as Value);
+    }),
+    decode: builtin('decode', (_t, args, kwargs) => {
+      const [x] = unpackArgs('json.decode', args, kwargs, ['x']);
+      const text = wantString('json.decode', 'x', x as Value);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (err) {
+        throw new StarlarkError(`json.decode: ${(err as Error).message}`);
+      }
+      return toStarlark(parsed);
+    }),
+  });
+
+  const timeModule = defineModule('time', {
+    now: builtin('now', (_t, args, kwargs) => {
+      unpackArgs('time.now', args, kwargs, []);
+      return new Date().toISOString();
+    }),
+    sleep: builtin('sleep', (_t, args, kwargs) => {
+      const [x] = unpackArgs('time.sleep', args, kwargs, ['seconds']);
+      const seconds = typeof x === 'number' ? x : x instanceof SFloat ? x.v : NaN;
+      if (!Number.isFinite(seconds) || seconds < 0 || seconds > maxSleepSeconds) {
+        throw new StarlarkError(
+          `time.sleep: seconds must be a number from 0 to ${maxSleepSeconds}`,
+        );
+      }
+      const ms = Math.round(seconds * 1000);
+      const remaining = run.deadline - Date.now();
+      sleepSync(Math.min(ms, Math.max(0, remaining)));
+      if (ms > remaining) throw wallTimeError();
+      return None;
+    }),
+  });
+
+  const secretsModule = defineModule('secrets', {
+    get: builtin('get', (_t, args, kwargs) => {
+      const [x] = unpackArgs('secrets.get', args, kwargs, ['name']);
+      const name = wantString('secrets.get', 'name', x as Value);
+      if (!run.declaredSecrets.includes(name)) {
+        throw new StarlarkError(
+          `secrets.get: secret "${name}" is not declared in this script's "# @secrets:" header`,
+        );
+      }
+      return run.secretValues[name] ?? None;
+    }),
+    list: builtin('list', (_t, args, kwargs) => {
+      unpackArgs('secrets.list', args, kwargs, []);
+      return new List([...run.declaredSecrets]);
+    }),
+  });
+
+  const format = builtin('format', (_t, args, kwargs) => {
+    if (kwargs !== null && kwargs.length > 0) {
+      throw new StarlarkError('format: unexpected keyword arguments');
+    }
+    const [fmt, ...rest] = args;
+    if (fmt === undefined) throw new StarlarkError('format: missing format string');
+    return formatPercent(wantString('format', 'fmt', fmt), new Tuple(rest));
+  });
+
+  return new Map<string, Value>([
+    ['http', httpModule],
+    ['json', jsonModule],
+    ['time', timeModule],
+    ['secrets', secretsModule],
+    ['format', format],
+  ]);
+}

@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { RunTask, RunTaskResult } from './task-types.js';
+
+/**
+ * The compiled thread module. Worker threads need JavaScript: built, this file sits beside
+ * `run-task.js`; run from TypeScript sources (vitest), the same relative file under `dist/`
+ * is used, so tests need `npm run build` first.
+ */
+export function runTaskFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (!here.endsWith('.ts')) return fileURLToPath(new URL('./run-task.js', import.meta.url));
+  const marker = `${path.sep}src${path.sep}`;
+  const at = here.lastIndexOf(marker);
+  if (at < 0) throw new Error(`cannot locate the compiled script-run task from ${here}`);
+  const compiled = path.join(
+    here.slice(0, at),
+    'dist',
+    path.dirname(here.slice(at + marker.length)),
+    'run-task.js',
+  );
+  if (!existsSync(compiled)) {
+    throw new Error(`${compiled} does not exist: run \`npm run build\` first`);
+  }
+  return compiled;
+}
+
+export interface ScriptPoolOptions {
+  /** 0 means one per CPU. */
+  threads: number;
+  memoryMb: number;
+}
+
+export interface ScriptPool {
+  run(task: RunTask, signal: AbortSignal): Promise<RunTaskResult>;
+  readonly threads: number;
+  destroy(): Promise<void>;
+}
+
+export function createScriptPool({ threads, memoryMb }: ScriptPoolOptions): ScriptPool {
+  const count = threads > 0 ? threads : Math.max(1, os.availableParallelism());
+  const piscina = new Piscina({
+    filename: pathToFileURL(runTaskFile()).href,
+    minThreads: count,
+    maxThreads: count,
+    // Threads stay warm: programs are cached in them by hash.
+    idleTimeout: Infinity,
+    resourceLimits: {
+      maxOldGenerationSizeMb: memoryMb,
+      maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 4))),
+    },
+  });
+  return {
+    threads: count,
+    run(task, signal) {
+      return piscina.run(task, {
+        signal,
+        transferList: [task.bridge.port],
+      }) as Promise<RunTaskResult>;
+    },
+    async destroy() {
+      await piscina.destroy();
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import {
+  callFunction,
+  execModule,
+  isCallable,
+  None,
+  StarlarkError,
+  StarlarkExecError,
+  StarlarkStaticErrors,
+  StarlarkSyntaxError,
+  toJS,
+  toStarlark,
+  type Value,
+} from '../../starlark/index.js';
+import { createHostModules } from './host-modules.js';
+import type { RunTask, RunTaskResult } from './task-types.js';
+
+/**
+ * One script run inside a Piscina thread: the module runs top to bottom, then the entry point
+ * (the named function, else `main()`, else the global `result`). Limits that the interpreter
+ * cannot see (memory, a thread stuck in native code) are enforced by the pool from outside.
+ */
+export default function runTask(task: RunTask): RunTaskResult {
+  const logs: string[] = [];
+  let outputBytes = 0;
+  const print = (msg: string) => {
+    outputBytes += Buffer.byteLength(msg, 'utf8') + 1;
+    if (outputBytes > task.limits.outputBytes) {
+      throw new StarlarkError(`output limit of ${task.limits.outputBytes} bytes exceeded`);
+    }
+    logs.push(msg);
+  };
+  try {
+    const predeclared = createHostModules({
+      bridge: task.bridge,
+      deadline: task.deadline,
+      httpRequests: task.limits.httpRequests,
+      declaredSecrets: task.declaredSecrets,
+      secretValues: task.secretValues,
+    });
+    predeclared.set('args', toStarlark(task.args));
+    const timeoutMs = Math.max(1, task.deadline - Date.now());
+    const limits = { maxSteps: task.limits.steps, timeoutMs, maxOutput: task.limits.outputBytes };
+    const mod = execModule({ file: task.name, source: task.source, predeclared, limits, print });
+    let value: Value;
+    if (task.function !== undefined) {
+      const fn = mod.globals.get(task.function);
+      if (fn === undefined || !isCallable(fn)) {
+        return { success: false, error: `function ${task.function} is not defined`, logs };
+      }
+      value = Array.isArray(task.args)
+        ? callFunction(fn, task.args.map(toStarlark), null, mod.thread)
+        : callFunction(fn, [], entriesOf(task.args), mod.thread);
+    } else {
+      const main = mod.globals.get('main');
+      value =
+        main !== undefined && isCallable(main)
+          ? callFunction(main, [], null, mod.thread)
+          : (mod.globals.get('result') ?? None);
+    }
+    const result = asResultObject(toJsonValue(toJS(value)));
+    const size = Buffer.byteLength(JSON.stringify(result), 'utf8') + outputBytes;
+    if (size > task.limits.outputBytes) {
+      return {
+        success: false,
+        error: `output limit of ${task.limits.outputBytes} bytes exceeded`,
+        logs,
+      };
+    }
+    return { success: true, result, logs };
+  } catch (err) {
+    return { success: false, error: describe(err), logs };
+  } finally {
+    task.bridge.port.close();
+  }
+}
+
+function entriesOf(args: Record<string, unknown>): Array<[string, Value]> {
+  return Object.entries(args).map(([k, v]) => [k, toStarlark(v)]);
+}
+
+/** A dict result as it is; anything else wrapped as `{"value": …}`. */
+function asResultObject(value: unknown): Record<string, unknown> {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return value as Record<string, unknown>;
+  }
+  return { value };
+}
+
+/** JSON-safe data: big ints as decimal text, dicts with other keys by their string form. */
+function toJsonValue(x: unknown): unknown {
+  if (typeof x === 'bigint') return x.toString();
+  if (typeof x === 'number' && !Number.isFinite(x)) return String(x);
+  if (x instanceof Uint8Array) return Buffer.from(x).toString('utf8');
+  if (Array.isArray(x)) return x.map(toJsonValue);
+  if (x instanceof Map) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of x) define(out, String(k), toJsonValue(v));
+    return out;
+  }
+  if (typeof x === 'object' && x !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x)) define(out, k, toJsonValue(v));
+    return out;
+  }
+  return x;
+}
+
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+function describe(err: unknown): string {
+  if (
+    err instanceof StarlarkExecError ||
+    err instanceof StarlarkSyntaxError ||
+    err instanceof StarlarkStaticErrors ||
+    err instanceof StarlarkError
+  ) {
+    return err.message;
+  }
+  if (err instanceof RangeError) return `script failed: ${err.message}`;
+  return `script failed: ${err instanceof Error ? err.message : String(err)}`;
+}

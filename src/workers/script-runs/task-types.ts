@@ -1,0 +1,30 @@
+import type { BridgeEnd } from './host-bridge.js';
+
+/** What the worker's main thread sends a script thread for one run (structured-cloned). */
+export interface RunTask {
+  name: string;
+  hash: string;
+  source: string;
+  /** A dict for the API test endpoint, a list for `script_run`. */
+  args: Record<string, unknown> | unknown[];
+  function?: string;
+  /** The run's absolute deadline (epoch ms); the same clock as the thread's. */
+  deadline: number;
+  limits: {
+    steps: number;
+    outputBytes: number;
+    httpRequests: number;
+  };
+  /** Names the script declares in `# @secrets:` (what its approval covers). */
+  declaredSecrets: string[];
+  /** Their values, fetched by the main thread; null when declared but unset. */
+  secretValues: Record<string, string | null>;
+  bridge: BridgeEnd;
+}
+
+export interface RunTaskResult {
+  success: boolean;
+  result?: unknown;
+  error?: string;
+  logs: string[];
+}

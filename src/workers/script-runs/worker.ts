@@ -1,0 +1,76 @@
+import { Worker } from 'bullmq';
+import { queues } from '../../queue/definitions.js';
+import type { Context } from '../../runtime/context.js';
+import { bullPrefix, createRedis } from '../../store/redis.js';
+import { createEgress } from '../../net/egress.js';
+import type { ScriptStore } from '../../scripts/script-store.js';
+import { createScriptPool } from './pool.js';
+import { createScriptRunProcessor } from './processor.js';
+
+export interface ScriptRunWorkerDeps {
+  store: ScriptStore;
+  getSecret: (name: string) => Promise<string | null>;
+  redact: (text: string) => string;
+}
+
+export interface RunningScriptWorker {
+  threads: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The `script-runs` BullMQ worker of this process, backed by a Piscina pool. A job whose worker
+ * process dies is not retried (maxStalledCount 0): a script may have side effects, and its
+ * caller has been told it failed by then.
+ */
+export async function startScriptRunWorker(
+  ctx: Context,
+  deps: ScriptRunWorkerDeps,
+): Promise<RunningScriptWorker> {
+  const { config } = ctx;
+  const limits = config.scripts.limits;
+  const pool = createScriptPool({ threads: config.scripts.threads, memoryMb: limits.memory_mb });
+  const processor = createScriptRunProcessor({
+    store: deps.store,
+    pool,
+    egress: createEgress({
+      allow: config.egress.allow,
+      timeoutMs: config.egress.timeout,
+      maxBodyBytes: Math.min(config.egress.max_body_bytes, limits.http_body_bytes),
+      maxRedirects: config.egress.max_redirects,
+    }),
+    limits: {
+      steps: limits.steps,
+      wallTimeMs: limits.wall_time,
+      memoryMb: limits.memory_mb,
+      outputBytes: limits.output_bytes,
+      httpBodyBytes: limits.http_body_bytes,
+      httpRequests: limits.http_requests,
+    },
+    getSecret: deps.getSecret,
+    redact: deps.redact,
+    log: ctx.log,
+  });
+  const connection = createRedis(ctx.redisTarget, 'bullmq');
+  const worker = new Worker(queues.scriptRuns.name, processor, {
+    connection,
+    prefix: bullPrefix(ctx.redisTarget.prefix),
+    // Jobs beyond the thread count wait in Piscina's queue, already fetched, so a freed thread
+    // starts the next run without a Redis round trip.
+    concurrency: pool.threads * 4,
+    lockDuration: 10_000,
+    stalledInterval: 5_000,
+    maxStalledCount: 0,
+  });
+  worker.on('error', (err) => ctx.log.warn({ err: err.message }, 'script-runs worker error'));
+  await worker.waitUntilReady();
+  return {
+    threads: pool.threads,
+    async close() {
+      await worker.close();
+      await pool.destroy();
+      // BullMQ closes the connections it made, never the one it was given.
+      connection.disconnect();
+    },
+  };
+}

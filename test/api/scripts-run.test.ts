@@ -1,0 +1,265 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedactor } from '../../src/secrets/redactor.js';
+import {
+  startScriptRunWorker,
+  type RunningScriptWorker,
+} from '../../src/workers/script-runs/worker.js';
+import { createScriptsHarness, type ScriptsHarness } from '../scripts/harness.js';
+
+const secretValue = 'sk-test-0123456789abcdef';
+
+let h: ScriptsHarness;
+let worker: RunningScriptWorker;
+let server: Server;
+let origin = '';
+const received: Array<{ method: string; url: string; type: string; body: string }> = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        type: String(req.headers['content-type'] ?? ''),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      res.setHeader('x-answer', '42');
+      res.end(JSON.stringify({ path: req.url, token: req.headers.authorization ?? null }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  h = await createScriptsHarness({
+    'egress.allow': ['127.0.0.1'],
+    'scripts.limits.http_requests': 3,
+  });
+  const redactor = createRedactor([{ name: 'API_KEY', value: secretValue }]);
+  // The secret store's two functions, as services.ts wires them once it exists.
+  Object.assign(h.services.scriptSecrets, {
+    getSecret: async (name: string) => (name === 'API_KEY' ? secretValue : null),
+    redact: (text: string) => redactor.redact(text),
+  });
+  worker = await startScriptRunWorker(h.ctx, {
+    store: h.services.scripts.store,
+    getSecret: (name) => h.services.scriptSecrets.getSecret(name),
+    redact: (text) => h.services.scriptSecrets.redact(text),
+  });
+});
+
+afterAll(async () => {
+  await worker?.close();
+  await h?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+async function approved(name: string, source: string) {
+  const created = await h.call('POST', '/api/scripts', { name, source });
+  expect(created.statusCode, created.body).toBe(201);
+  expect((await h.call('POST', `/api/scripts/${name}/approve`)).statusCode).toBe(200);
+}
+
+const test = (name: string, body: unknown = { args: {} }) =>
+  h.call('POST', `/api/scripts/${name}/test`, body);
+
+describe('POST /api/scripts/:name/test', () => {
+  it('runs main() with dict args, captures logs, records history and counters', async () => {
+    await approved(
+      'hello.star',
+      'def main():\n    print("hi", args["who"])\n    return {"greeting": "hello " + args["who"], "n": len(args)}\n',
+    );
+    const before = await h.services.stats.read();
+    const res = await test('hello.star', { args: { who: 'bob' } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      success: true,
+      result: { greeting: 'hello bob', n: 1 },
+      logs: ['hi bob'],
+    });
+    expect(Number.isInteger(body.duration_ms)).toBe(true);
+
+    const detail = (await h.call('GET', '/api/scripts/hello.star')).json();
+    expect(detail.execution_history).toHaveLength(1);
+    expect(detail.execution_history[0]).toMatchObject({ success: true });
+    expect(Date.parse(detail.execution_history[0].timestamp)).not.toBeNaN();
+    // /metrics caches for a few seconds; its source is the shared counter read here.
+    const after = await h.services.stats.read();
+    expect(after.total).toBe(before.total + 1);
+    expect(after.success).toBe(before.success + 1);
+  });
+
+  it('calls a named function with keyword args; wraps non-dict results; falls back to result', async () => {
+    await approved(
+      'entry.star',
+      'def add(a, b = 10):\n    return a + b\n\ndef main():\n    return [1, 2]\n',
+    );
+    const add = await test('entry.star', { args: { a: 5 }, function: 'add' });
+    expect(add.json()).toMatchObject({ success: true, result: { value: 15 } });
+    const main = await test('entry.star', { args: {} });
+    expect(main.json()).toMatchObject({ success: true, result: { value: [1, 2] } });
+    const missing = await test('entry.star', { args: {}, function: 'nope' });
+    expect(missing.json()).toMatchObject({ success: false, error: 'function nope is not defined' });
+
+    await approved('global.star', 'result = {"x": 1 + 2}\n');
+    expect((await test('global.star', {})).json()).toMatchObject({ result: { x: 3 } });
+    await approved('none.star', 'x = 1\n');
+    expect((await test('none.star')).json()).toMatchObject({ result: { value: null } });
+  });
+
+  it('answers failures with the error and the logs printed before it', async () => {
+    await approved('fails.star', 'def main():\n    print("before")\n    return 1 // 0\n');
+    const res = await test('fails.star');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.success).toBe(false);
+    expect(body.error).toMatch(/fails\.star:3:\d+: .*division by zero/);
+    expect(body.logs).toEqual(['before']);
+    const history = (await h.call('GET', '/api/scripts/fails.star')).json().execution_history;
+    expect(history[0].success).toBe(false);
+  });
+
+  it('gives declared secrets only, and redacts every output', async () => {
+    await approved(
+      'secret.star',
+      '# @secrets: API_KEY, UNSET\ndef main():\n    key = secrets.get("API_KEY")\n    print("key is " + key)\n    return {"key": key, "unset": secrets.get("UNSET"), "names": secrets.list()}\n',
+    );
+    const res = await test('secret.star');
+    const body = res.json();
+    expect(res.body).not.toContain(secretValue);
+    expect(body).toMatchObject({
+      success: true,
+      result: { key: '[REDACTED:API_KEY]', unset: null, names: ['API_KEY', 'UNSET'] },
+      logs: ['key is [REDACTED:API_KEY]'],
+    });
+
+    await approved('sneaky.star', 'def main():\n    return secrets.get("API_KEY")\n');
+    const refused = (await test('sneaky.star')).json();
+    expect(refused.success).toBe(false);
+    expect(refused.error).toContain('secret "API_KEY" is not declared');
+
+    await approved(
+      'leak.star',
+      '# @secrets: API_KEY\ndef main():\n    fail("leaked " + secrets.get("API_KEY"))\n',
+    );
+    const leak = await test('leak.star');
+    expect(leak.body).not.toContain(secretValue);
+    expect(leak.json().error).toContain('[REDACTED:API_KEY]');
+  });
+
+  it('reaches HTTP through the egress rules, within the request limit', async () => {
+    await approved(
+      'http.star',
+      [
+        'def main():',
+        `    g = http.get("${origin}/get?q=1", headers = {"Authorization": "Bearer t"})`,
+        `    p = http.post("${origin}/post", body = json.encode({"a": 1}))`,
+        `    t = http.post("${origin}/text", body = "plain", content_type = "text/plain")`,
+        '    return {"get": g["status"], "get_body": json.decode(g["body"]), "header": g["headers"]["x-answer"], "post": p["status"], "text": t["status"]}',
+        '',
+      ].join('\n'),
+    );
+    const res = (await test('http.star')).json();
+    expect(res).toMatchObject({
+      success: true,
+      result: {
+        get: 200,
+        get_body: { path: '/get?q=1', token: 'Bearer t' },
+        header: '42',
+        post: 200,
+        text: 200,
+      },
+    });
+    expect(received.find((r) => r.url === '/post')).toMatchObject({
+      method: 'POST',
+      type: 'application/json',
+      body: '{"a":1}',
+    });
+    expect(received.find((r) => r.url === '/text')).toMatchObject({
+      type: 'text/plain',
+      body: 'plain',
+    });
+
+    await approved(
+      'many.star',
+      `def main():\n    for i in range(4):\n        http.get("${origin}/n")\n`,
+    );
+    const many = (await test('many.star')).json();
+    expect(many.success).toBe(false);
+    expect(many.error).toContain('more than 3 HTTP requests');
+
+    await approved('blocked.star', 'def main():\n    return http.get("http://10.255.255.1/")\n');
+    const blocked = (await test('blocked.star')).json();
+    expect(blocked.success).toBe(false);
+    expect(blocked.error).toMatch(/http\.get: /);
+  });
+
+  it('has time, json and format host modules', async () => {
+    await approved(
+      'mods.star',
+      'def main():\n    time.sleep(0.01)\n    return {"now": time.now(), "f": format("%s=%d", "n", 7), "j": json.encode({"k": [1, True, None]})}\n',
+    );
+    const res = (await test('mods.star')).json();
+    expect(res.success).toBe(true);
+    expect(res.result.now).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    expect(res.result.f).toBe('n=7');
+    expect(res.result.j).toBe('{"k":[1,true,null]}');
+    await approved('nap.star', 'def main():\n    time.sleep(6)\n');
+    expect((await test('nap.star')).json().error).toContain('time.sleep');
+  });
+
+  it('refuses a script edited on disk after approval, and runs it again once re-approved', async () => {
+    await approved('edited.star', 'result = {"v": 1}\n');
+    expect((await test('edited.star')).json().result).toEqual({ v: 1 });
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`${h.ctx.config.paths.scripts}/edited.star`, 'result = {"v": 2}\n');
+    const refused = await test('edited.star');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toBe('script_modified');
+    await h.services.scripts.reloadFromDisk();
+    expect((await test('edited.star')).statusCode).toBe(409);
+    expect((await h.call('POST', '/api/scripts/edited.star/approve')).statusCode).toBe(200);
+    expect((await test('edited.star')).json().result).toEqual({ v: 2 });
+  });
+
+  it('runs list args positionally, and allowlisted scripts without approval (tool server)', async () => {
+    const created = await h.call('POST', '/api/scripts', {
+      name: 'tool.star',
+      source: 'def add(a, b):\n    return a + b\n\ndef main():\n    return {"args": args}\n',
+    });
+    expect(created.statusCode).toBe(201);
+    const runner = h.services.scriptRunner;
+    await expect(
+      runner.run({ name: 'tool.star', args: [1, 2], origin: 'mcp' }),
+    ).rejects.toMatchObject({ code: 'script_not_approved' });
+    const add = await runner.run({
+      name: 'tool.star',
+      args: [1, 2],
+      function: 'add',
+      origin: 'mcp',
+      allowUnapproved: true,
+    });
+    expect(add).toMatchObject({ success: true, result: { value: 3 } });
+    const main = await runner.run({
+      name: 'tool.star',
+      args: ['x', 2],
+      origin: 'mcp',
+      allowUnapproved: true,
+    });
+    expect(main).toMatchObject({ success: true, result: { args: ['x', 2] } });
+    await expect(
+      runner.run({ name: 'missing.star', args: [], origin: 'schedule' }),
+    ).rejects.toMatchObject({ code: 'script_not_found' });
+    const history = (await h.call('GET', '/api/scripts/tool.star')).json().execution_history;
+    expect(history).toHaveLength(2);
+  });
+
+  it('needs a bearer token', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/api/scripts' });
+    expect(res.statusCode).toBe(401);
+  });
+});

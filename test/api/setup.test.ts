@@ -1,0 +1,116 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../src/store/keys.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+const good = 'correct horse battery staple';
+const body = (password: string, confirm = password, username = 'admin') => ({
+  username,
+  password,
+  confirm_password: confirm,
+});
+
+describe('setup', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({}, 'setup');
+  });
+  afterAll(() => t.close());
+
+  const post = (payload: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url: '/api/setup', payload });
+
+  it('reports setup required before an admin exists', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/setup/status' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ setup_required: true });
+  });
+
+  it('refuses a password breaking the rule with password_invalid naming the rule', async () => {
+    const short = await post(body('Short1!'));
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toEqual({
+      error: 'password_invalid',
+      message: expect.stringMatching(/at least 16 characters, or at least 12/),
+    });
+    const twoCategories = await post(body('abcdefghijk12'));
+    expect(twoCategories.json()).toMatchObject({
+      error: 'password_invalid',
+      message: expect.stringMatching(/3 of the 4 categories.*missing: uppercase, symbol/),
+    });
+  });
+
+  it('counts multi-byte characters as characters', async () => {
+    // 8 emoji are 32 bytes but 8 characters: too short.
+    const emoji = await post(body('🔐'.repeat(8)));
+    expect(emoji.json()).toMatchObject({ error: 'password_invalid' });
+    expect(emoji.json().message).toMatch(/it has 8 characters/);
+  });
+
+  it('refuses differing passwords with password_mismatch', async () => {
+    const res = await post(body(good, `${good}!`));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'password_mismatch',
+      message: 'password and confirm_password differ',
+    });
+  });
+
+  it('refuses bad usernames and missing fields with invalid_request', async () => {
+    expect((await post(body(good, good, ''))).json()).toMatchObject({ error: 'invalid_request' });
+    expect((await post(body(good, good, 'bad\u0007name'))).json()).toMatchObject({
+      error: 'invalid_request',
+      message: expect.stringMatching(/control/),
+    });
+    const missing = await post({ username: 'admin', password: good });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toBe('invalid_request');
+    expect(await t.ctx.redis.exists(keys.adminUser())).toBe(0);
+  });
+
+  it('creates the admin with an argon2id hash, then answers 403 setup_completed', async () => {
+    const res = await post(body('ÄÖÜäöüßéèê€€'));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, message: expect.any(String) });
+    const stored = await t.ctx.redis.hgetall(keys.adminUser());
+    expect(stored.username).toBe('admin');
+    expect(stored.password_hash).toMatch(/^\$argon2id\$/);
+    expect(JSON.stringify(stored)).not.toContain('ÄÖÜ');
+
+    const again = await post(body(good, good, 'other'));
+    expect(again.statusCode).toBe(403);
+    expect(again.json()).toEqual({ error: 'setup_completed', message: expect.any(String) });
+    expect((await t.app.inject({ method: 'GET', url: '/api/setup/status' })).json()).toEqual({
+      setup_required: false,
+    });
+    expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+  });
+});
+
+describe('setup race across two API processes', () => {
+  const apps: TestApp[] = [];
+  afterEach(async () => {
+    // The second shares the first's deployment; close it first, the owner drops the keys.
+    for (const a of apps.reverse()) await a.close();
+    apps.length = 0;
+  });
+
+  it('creates exactly one admin when two processes receive setup at once', async () => {
+    const a = await createTestApp({}, 'race');
+    apps.push(a);
+    const b = await createTestApp({}, 'race', { prefix: a.prefix, dir: a.dir });
+    apps.push(b);
+    const attempts = await Promise.all(
+      [a, b, a, b, a, b].map((x, i) =>
+        x.app.inject({
+          method: 'POST',
+          url: '/api/setup',
+          payload: body(good, good, `admin${i}`),
+        }),
+      ),
+    );
+    const codes = attempts.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 403, 403, 403, 403, 403]);
+    const winner = attempts.findIndex((r) => r.statusCode === 200);
+    expect(await a.ctx.redis.hget(keys.adminUser(), 'username')).toBe(`admin${winner}`);
+  });
+});

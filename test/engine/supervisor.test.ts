@@ -1,0 +1,139 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { createEngineClient } from '../../src/engine/client.js';
+import { createEngineSupervisor, type EngineSupervisor } from '../../src/engine/supervisor.js';
+import { startFakeModel, type FakeModel } from '../support/fake-model.js';
+import { isolatedEnv, mockProvider, opencodeBin } from '../support/opencode.js';
+
+const log = pino({ level: 'silent' });
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('engine supervisor', () => {
+  let fake: FakeModel;
+  let supervisor: EngineSupervisor;
+  let root: string;
+
+  beforeAll(async () => {
+    fake = await startFakeModel();
+    root = mkdtempSync(path.join(os.tmpdir(), 'steward-supervisor-'));
+    const config = loadConfig({
+      cwd: root,
+      overrides: {
+        'engine.command': [opencodeBin],
+        'engine.config': {
+          provider: mockProvider(fake.baseURL),
+          model: 'mock/echo',
+          small_model: 'mock/echo',
+        },
+        'engine.env': { npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' },
+        'engine.start_timeout': 45_000,
+      },
+    });
+    const { PATH, HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME, XDG_STATE_HOME } =
+      isolatedEnv(root);
+    supervisor = createEngineSupervisor({
+      config,
+      log,
+      mcpEnv: {},
+      // The real `steward mcp` is wired later; any command that exits keeps the engine happy.
+      mcpCommand: [process.execPath, '-e', 'process.exit(0)'],
+      baseEnv: {
+        PATH,
+        HOME,
+        XDG_CONFIG_HOME,
+        XDG_DATA_HOME,
+        XDG_CACHE_HOME,
+        XDG_STATE_HOME,
+        REDIS_URL: 'redis://secret',
+      },
+      backoff: { initialMs: 200, maxMs: 1000 },
+      stopGraceMs: 2000,
+    });
+    expect(supervisor.status()).toBe('stopped');
+  });
+
+  afterAll(async () => {
+    await supervisor?.stop();
+    await fake?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('starts an engine on loopback that only answers with its password', async () => {
+    const { url, password } = await supervisor.start();
+    expect(supervisor.status()).toBe('running');
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(password.length).toBeGreaterThanOrEqual(24);
+    expect((await fetch(`${url}/global/health`)).status).toBe(401);
+
+    const client = createEngineClient({ url, password, log, requestTimeoutMs: 10_000 });
+    expect((await client.health()).healthy).toBe(true);
+    const session = await client.createSession({ title: 'supervised' });
+    expect(session.directory).toBe(path.join(root, 'workspace'));
+
+    const wrong = createEngineClient({ url, password: 'nope', log, requestTimeoutMs: 5000 });
+    await expect(wrong.health()).rejects.toMatchObject({ code: 'engine_unavailable' });
+
+    // Only the allow-listed part of Steward's environment reaches the engine.
+    const environ = readFileSync(`/proc/${supervisor.pid()}/environ`, 'utf8').split('\0');
+    expect(environ.some((v) => v.startsWith('REDIS_URL='))).toBe(false);
+    expect(environ).toContain('OPENCODE_DISABLE_MODELS_FETCH=1');
+    expect(environ).toContain(`OPENCODE_SERVER_PASSWORD=${password}`);
+  }, 90_000);
+
+  it('restarts the engine on the same address after it dies', async () => {
+    const before = supervisor.pid();
+    expect(before).toBeDefined();
+    process.kill(before as number, 'SIGKILL');
+    await until(() => supervisor.status() === 'restarting', 5000, 'restarting');
+    await until(() => supervisor.status() === 'running', 60_000, 'running again');
+    expect(supervisor.pid()).not.toBe(before);
+    const client = createEngineClient({
+      url: supervisor.url,
+      password: supervisor.password,
+      log,
+      requestTimeoutMs: 10_000,
+    });
+    expect((await client.health()).healthy).toBe(true);
+    // Sessions live in the engine's database under its data home, so they survive a restart.
+    expect((await client.listSessions()).map((s) => s.title)).toContain('supervised');
+  }, 90_000);
+
+  it('stops the engine; calls then fail with engine_unavailable', async () => {
+    const pid = supervisor.pid() as number;
+    await supervisor.stop();
+    expect(supervisor.status()).toBe('stopped');
+    expect(alive(pid)).toBe(false);
+    const client = createEngineClient({
+      url: supervisor.url,
+      password: supervisor.password,
+      log,
+      requestTimeoutMs: 2000,
+    });
+    await expect(client.listSessions()).rejects.toMatchObject({
+      code: 'engine_unavailable',
+      status: 503,
+      message: expect.stringMatching(/^AI engine is not reachable: /),
+    });
+  });
+});

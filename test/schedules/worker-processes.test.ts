@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createScriptStore } from '../../src/scripts/script-store.js';
+import { keys } from '../../src/store/keys.js';
+import { scheduleHarness, waitFor, type ScheduleHarness } from './harness.js';
+import { spawnWorker, type WorkerProcess } from './processes.js';
+
+describe('schedules across worker processes', () => {
+  let h: ScheduleHarness | undefined;
+  let workers: WorkerProcess[] = [];
+  let dir = '';
+  afterEach(async () => {
+    await Promise.all(workers.map((w) => w.kill()));
+    workers = [];
+    await h?.close();
+    h = undefined;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = '';
+  });
+
+  async function startWorkers(n: number, config?: string) {
+    dir = dir || mkdtempSync(path.join(os.tmpdir(), 'steward-sched-proc-'));
+    const started = Array.from({ length: n }, () =>
+      spawnWorker({ prefix: h!.t.prefix, dir, ...(config !== undefined ? { config } : {}) }),
+    );
+    workers.push(...started);
+    const queue = h!.t.ctx.queues.queue('scheduleRuns');
+    const want = workers.filter(
+      (w) => w.child.exitCode === null && w.child.signalCode === null,
+    ).length;
+    await waitFor(
+      async () => (await queue.getWorkersCount()) >= want,
+      40_000,
+      `${want} schedule workers (${started.map((w) => w.output()).join('\n')})`,
+    );
+    return started;
+  }
+
+  /** An approved script in the shared store, which the worker processes' runner will run. */
+  async function approvedScript(name: string, source: string) {
+    const store = createScriptStore({ redis: h!.t.ctx.redis });
+    await store.create(name, source, { author: 'admin', message: 'created' });
+    await store.approve(name, 'admin');
+  }
+
+  it('three workers run each firing of an every-second cron exactly once', async () => {
+    h = await scheduleHarness();
+    await approvedScript('tick.star', 'def main():\n    return {"tick": True}\n');
+    await startWorkers(3);
+    const s = await h.schedules.service.create({
+      name: 'every-second',
+      cron_expr: '*/1 * * * * *',
+      type: 'script',
+      script_name: 'tick.star',
+    });
+    await waitFor(async () => (await h!.schedules.store.runs(s.id)).length >= 6, 30_000, '6 runs');
+    await h.schedules.service.setEnabled(s.id, false);
+    await new Promise((r) => setTimeout(r, 1500));
+    const runs = await h.schedules.store.runs(s.id);
+    const perFire = new Map<string, number>();
+    for (const r of runs)
+      perFire.set(r.scheduled_at ?? 'null', (perFire.get(r.scheduled_at ?? 'null') ?? 0) + 1);
+    expect([...perFire.values()].every((n) => n === 1)).toBe(true);
+    expect(perFire.has('null')).toBe(false);
+    expect(runs.every((r) => r.status === 'success' && r.output === '{"tick":true}')).toBe(true);
+    // Consecutive whole seconds: no firing was lost either.
+    const fires = [...perFire.keys()].map((t) => Date.parse(t)).sort((a, b) => a - b);
+    for (let i = 1; i < fires.length; i++)
+      expect((fires[i] as number) - (fires[i - 1] as number)).toBe(1000);
+    expect(await h.t.ctx.redis.zcard(keys.scheduleRunning())).toBe(0);
+  }, 90_000);
+
+  it('a worker killed mid-run leaves the run error (lease expired), never running forever', async () => {
+    h = await scheduleHarness({ 'schedules.lock_ttl': '1s' });
+    await approvedScript('slow.star', 'def main():\n    time.sleep(5)\n    return "slept"\n');
+    const config = 'schedules:\n  lock_ttl: 1s\n';
+    const [victim] = await startWorkers(1, config);
+    const s = await h.schedules.service.create({
+      name: 'slow',
+      cron_expr: '0 3 * * *',
+      type: 'script',
+      script_name: 'slow.star',
+      enabled: false,
+    });
+    await h.schedules.service.trigger(s.id);
+    await waitFor(
+      async () => (await h!.schedules.store.get(s.id))?.last_run_status === 'running',
+      15_000,
+      'running',
+    );
+    await victim!.kill();
+    await startWorkers(1, config);
+    const done = await waitFor(
+      async () => {
+        const got = await h!.schedules.service.get(s.id);
+        return got.last_run_status === 'error' ? got : null;
+      },
+      15_000,
+      'interrupted run ends',
+    );
+    expect(done.last_run_error).toMatch(/stopped before the run finished/);
+    expect(await h.t.ctx.redis.zcard(keys.scheduleRunning())).toBe(0);
+    const runs = await h.schedules.store.runs(s.id);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.status).toBe('error');
+  }, 90_000);
+});

@@ -1,0 +1,185 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { createLogger } from '../../src/log/logger.js';
+import { generateSecretsKey } from '../../src/secrets/crypto.js';
+import { SecretsKeyError } from '../../src/secrets/errors.js';
+import { keyFilePath, openSecretsKey, stagedKeyPath } from '../../src/secrets/key.js';
+import { rotateSecretsKey } from '../../src/secrets/rotate.js';
+import { createSecretStore } from '../../src/secrets/store.js';
+import { keys } from '../../src/store/keys.js';
+import { dropPrefix, storeRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
+
+const log = createLogger('silent');
+const dirs: string[] = [];
+const prefixes: string[] = [];
+
+function setup(envKey?: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-secrets-'));
+  dirs.push(dir);
+  const prefix = uniquePrefix('seckey');
+  prefixes.push(prefix);
+  const config = loadConfig({
+    env: envKey ? { STEWARD_SECRETS_KEY: envKey } : {},
+    cwd: dir,
+    overrides: {
+      data_dir: path.join(dir, 'data'),
+      'redis.url': testRedisUrl(),
+      'redis.prefix': prefix,
+    },
+  });
+  return { config, redis: storeRedis(prefix), dir };
+}
+
+afterAll(async () => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const prefix of prefixes) await dropPrefix(prefix);
+});
+
+describe('secrets key', () => {
+  let ctx: ReturnType<typeof setup>;
+  beforeEach((t) => {
+    ctx = setup();
+    t.onTestFinished(() => ctx.redis.disconnect());
+  });
+
+  it('generates <data>/secrets_key with mode 0600 on first start, and reuses it', async () => {
+    const first = await openSecretsKey(ctx.config, ctx.redis, log);
+    expect(first.origin).toBe('file');
+    const file = keyFilePath(ctx.config);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64').equals(first.key)).toBe(true);
+    expect(await ctx.redis.get(keys.secretsKeyCheck())).toBe(first.crypto.fingerprint);
+    const second = await openSecretsKey(ctx.config, ctx.redis, log);
+    expect(second.key.equals(first.key)).toBe(true);
+  });
+
+  it('stops on a wrong key and keeps the stored values', async () => {
+    const { crypto } = await openSecretsKey(ctx.config, ctx.redis, log);
+    await createSecretStore({ redis: ctx.redis, crypto }).set('KEEP_ME', 'the-value-to-keep-1');
+    const before = await ctx.redis.get(keys.secret('KEEP_ME'));
+    writeFileSync(keyFilePath(ctx.config), `${generateSecretsKey().toString('base64')}\n`);
+    await expect(openSecretsKey(ctx.config, ctx.redis, log)).rejects.toThrow(SecretsKeyError);
+    await expect(openSecretsKey(ctx.config, ctx.redis, log)).rejects.toThrow(
+      /not the key the stored secrets/,
+    );
+    expect(await ctx.redis.get(keys.secret('KEEP_ME'))).toBe(before);
+  });
+
+  it('stops when the key file is missing but secrets are stored', async () => {
+    const { crypto } = await openSecretsKey(ctx.config, ctx.redis, log);
+    await createSecretStore({ redis: ctx.redis, crypto }).set('KEEP_ME', 'the-value-to-keep-2');
+    rmSync(keyFilePath(ctx.config));
+    await expect(openSecretsKey(ctx.config, ctx.redis, log)).rejects.toThrow(
+      /key file .* is missing/,
+    );
+    expect(existsSync(keyFilePath(ctx.config))).toBe(false);
+    expect(await ctx.redis.exists(keys.secret('KEEP_ME'))).toBe(1);
+  });
+
+  it('takes the key from configuration (STEWARD_SECRETS_KEY) and rejects a malformed one', async () => {
+    const key = generateSecretsKey();
+    const env = setup(key.toString('base64'));
+    try {
+      const opened = await openSecretsKey(env.config, env.redis, log);
+      expect(opened.origin).toBe('config');
+      expect(opened.key.equals(key)).toBe(true);
+      expect(existsSync(keyFilePath(env.config))).toBe(false);
+      const bad = setup('bm90LWEta2V5');
+      await expect(openSecretsKey(bad.config, bad.redis, log)).rejects.toThrow(
+        /STEWARD_SECRETS_KEY/,
+      );
+      bad.redis.disconnect();
+      const wrong = setup(generateSecretsKey().toString('base64'));
+      wrong.redis.disconnect();
+      await expect(
+        openSecretsKey({ ...wrong.config, paths: env.config.paths }, env.redis, log),
+      ).rejects.toThrow(SecretsKeyError);
+    } finally {
+      env.redis.disconnect();
+    }
+  });
+});
+
+describe('key rotation', () => {
+  it('re-encrypts every secret and replaces the key file', async () => {
+    const ctx = setup();
+    try {
+      const old = await openSecretsKey(ctx.config, ctx.redis, log);
+      const store = createSecretStore({ redis: ctx.redis, crypto: old.crypto });
+      await store.set('ONE', 'first-value-1234');
+      await store.set('TWO', 'second-value-5678');
+      const version = Number(await ctx.redis.get(keys.redactionVersion()));
+      const result = await rotateSecretsKey(ctx.config, log, { redis: ctx.redis });
+      expect(result).toEqual({ secrets: 2, origin: 'file', file: keyFilePath(ctx.config) });
+      expect(existsSync(stagedKeyPath(ctx.config))).toBe(false);
+      const fresh = await openSecretsKey(ctx.config, ctx.redis, log);
+      expect(fresh.key.equals(old.key)).toBe(false);
+      const next = createSecretStore({ redis: ctx.redis, crypto: fresh.crypto });
+      expect(await next.get('ONE')).toBe('first-value-1234');
+      expect(await next.get('TWO')).toBe('second-value-5678');
+      expect(Number(await ctx.redis.get(keys.redactionVersion()))).toBe(version + 1);
+      // A process still on the old key must not write under it.
+      await expect(store.set('THREE', 'third-value-9999')).rejects.toThrow(/rotated/);
+    } finally {
+      ctx.redis.disconnect();
+    }
+  });
+
+  it('prints the new key when the key came from the environment', async () => {
+    const ctx = setup(generateSecretsKey().toString('base64'));
+    try {
+      const old = await openSecretsKey(ctx.config, ctx.redis, log);
+      await createSecretStore({ redis: ctx.redis, crypto: old.crypto }).set(
+        'ONE',
+        'first-value-1234',
+      );
+      let printed = '';
+      const result = await rotateSecretsKey(ctx.config, log, {
+        redis: ctx.redis,
+        print: (t) => (printed += t),
+      });
+      expect(result.origin).toBe('config');
+      const newKey = printed.trim().split('\n').at(-1) as string;
+      // The old key no longer opens; the printed one does; the staged copy is the same key.
+      await expect(openSecretsKey(ctx.config, ctx.redis, log)).rejects.toThrow(/rotation/);
+      expect(readFileSync(stagedKeyPath(ctx.config), 'utf8').trim()).toBe(newKey);
+      const next = await openSecretsKey(
+        { ...ctx.config, secrets: { key: newKey } },
+        ctx.redis,
+        log,
+      );
+      expect(await createSecretStore({ redis: ctx.redis, crypto: next.crypto }).get('ONE')).toBe(
+        'first-value-1234',
+      );
+    } finally {
+      ctx.redis.disconnect();
+    }
+  });
+
+  it('finishes an interrupted rotation at start-up', async () => {
+    const ctx = setup();
+    try {
+      const old = await openSecretsKey(ctx.config, ctx.redis, log);
+      await createSecretStore({ redis: ctx.redis, crypto: old.crypto }).set(
+        'ONE',
+        'first-value-1234',
+      );
+      await rotateSecretsKey(ctx.config, log, { redis: ctx.redis });
+      // Simulate a crash between EXEC and the rename: old key back in place, new one staged.
+      const current = readFileSync(keyFilePath(ctx.config), 'utf8');
+      writeFileSync(stagedKeyPath(ctx.config), current, { mode: 0o600 });
+      writeFileSync(keyFilePath(ctx.config), `${old.key.toString('base64')}\n`, { mode: 0o600 });
+      const opened = await openSecretsKey(ctx.config, ctx.redis, log);
+      expect(readFileSync(keyFilePath(ctx.config), 'utf8')).toBe(current);
+      expect(existsSync(stagedKeyPath(ctx.config))).toBe(false);
+      expect(await createSecretStore({ redis: ctx.redis, crypto: opened.crypto }).get('ONE')).toBe(
+        'first-value-1234',
+      );
+    } finally {
+      ctx.redis.disconnect();
+    }
+  });
+});

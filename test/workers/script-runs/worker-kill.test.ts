@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createServices, type Services } from '../../../src/runtime/services.js';
+import { createTestContext, type TestContext } from '../../support/app.js';
+import { testRedisUrl } from '../../support/redis.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const cli = path.join(root, 'dist/cli/main.js');
+
+let t: TestContext;
+let services: Services;
+const children: ChildProcess[] = [];
+
+/** `steward worker` as its own process on the test's deployment (same prefix, same dirs). */
+function startWorkerProcess(): ChildProcess {
+  const child = spawn(process.execPath, [cli, 'worker'], {
+    cwd: t.dir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      REDIS_URL: testRedisUrl(),
+      STEWARD_REDIS_PREFIX: t.prefix,
+      STEWARD_WORKSPACE: t.ctx.config.paths.workspace,
+      STEWARD_DATA_DIR: t.ctx.config.paths.data,
+      STEWARD_CONFIG: path.join(t.dir, 'worker.yaml'),
+      STEWARD_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  return child;
+}
+
+const limits = { wall_time: 2000, steps: 1_000_000_000 };
+
+beforeAll(async () => {
+  t = await createTestContext(
+    { 'scripts.limits.wall_time': limits.wall_time, 'scripts.limits.steps': limits.steps },
+    'kill',
+  );
+  writeFileSync(
+    path.join(t.dir, 'worker.yaml'),
+    `scripts:\n  threads: 1\n  limits:\n    wall_time: ${limits.wall_time}\n    steps: ${limits.steps}\n`,
+  );
+  services = await createServices(t.ctx);
+  for (const [name, source] of [
+    ['ok.star', 'result = {"ok": True}\n'],
+    [
+      'spin.star',
+      'def main():\n    x = 0\n    for i in range(1000000000):\n        x += i\n    return x\n',
+    ],
+  ] as const) {
+    await services.scripts.create(name, source, 'admin');
+    await services.scripts.store.approve(name, 'admin');
+  }
+});
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await t?.close();
+});
+
+const run = (name: string) => services.scriptRunner.run({ name, args: {}, origin: 'api' });
+
+it('answers a failure when the worker process dies mid-run, and the next worker runs', async () => {
+  const first = startWorkerProcess();
+  // The job waits in Redis until the process is up.
+  expect(await run('ok.star')).toMatchObject({ success: true, result: { ok: true } });
+
+  const queue = t.ctx.queues.queue('scriptRuns');
+  const pending = run('spin.star');
+  const deadline = Date.now() + 10_000;
+  while ((await queue.getActiveCount()) === 0) {
+    if (Date.now() > deadline) throw new Error('the run never became active');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  first.kill('SIGKILL');
+  const result = await pending;
+  expect(result.success).toBe(false);
+  expect(result.error).toMatch(/no result within/);
+  const history = await services.scripts.store.executionHistory('spin.star');
+  expect(history[0]?.success).toBe(false);
+
+  startWorkerProcess();
+  expect(await run('ok.star')).toMatchObject({ success: true, result: { ok: true } });
+}, 40_000);
