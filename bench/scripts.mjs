@@ -103,7 +103,11 @@ function floor(total) {
   const started = performance.now();
   for (let i = 0; i < total; i++) {
     const t0 = performance.now();
-    const mod = execModule({ file: 'bench.star', source: SOURCE, predeclared: { args: argsDict() } });
+    const mod = execModule({
+      file: 'bench.star',
+      source: SOURCE,
+      predeclared: { args: argsDict() },
+    });
     callFunction(mod.globals.get('main'), [], null, mod.thread);
     times.push(performance.now() - t0);
   }
@@ -126,12 +130,18 @@ const rows = [
 ];
 const ms = (v) => `${v.toFixed(3)} ms`.padStart(11);
 console.log(`script runs (${worker.threads} Piscina threads, ${os.availableParallelism()} CPUs)`);
-console.log(`${'path'.padEnd(32)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'runs/s'.padStart(9)}`);
+console.log(
+  `${'path'.padEnd(32)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'runs/s'.padStart(9)}`,
+);
 for (const [name, r] of rows) {
-  console.log(`${name.padEnd(32)} ${ms(r.p50)} ${ms(r.p99)} ${Math.round(r.rate).toString().padStart(9)}`);
+  console.log(
+    `${name.padEnd(32)} ${ms(r.p50)} ${ms(r.p99)} ${Math.round(r.rate).toString().padStart(9)}`,
+  );
 }
 const p50 = rows[1][1].p50;
-console.log(`target p50 ≤ 5 ms at concurrency 1: ${p50 <= 5 ? 'met' : 'NOT met'} (${p50.toFixed(2)} ms)`);
+console.log(
+  `target p50 ≤ 5 ms at concurrency 1: ${p50 <= 5 ? 'met' : 'NOT met'} (${p50.toFixed(2)} ms)`,
+);
 
 await app.close();
 await worker.close();

@@ -13,7 +13,7 @@ import { corsPlugin } from './plugins/cors.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { createToolRateLimiter } from '../mcp/rate-limit.js';
-import { createToolset, toolsetDeps } from '../mcp/toolset.js';
+import type { Toolset } from '../mcp/toolset.js';
 import { healthRoutes } from './routes/health.js';
 import { mcpHttpRoutes } from './routes/mcp.js';
 
@@ -40,7 +40,7 @@ export const stewardApp: FastifyPluginAsync<AppOptions> = async (app, { ctx, ser
   if (ctx.config.mcp.http.enabled) {
     await app.register(mcpHttpRoutes, {
       mcp: ctx.config.mcp.http,
-      toolset: createToolset(ctx, toolsetDeps(services)),
+      toolset: lazyToolset(ctx, services),
       limiter: createToolRateLimiter(ctx.config.mcp.rate_limit, ctx.redis),
     });
   }
@@ -57,6 +57,18 @@ export const stewardApp: FastifyPluginAsync<AppOptions> = async (app, { ctx, ser
     { prefix: '/api' },
   );
 };
+
+/**
+ * The tools pull in HTML, iCal and git libraries that take seconds to load on a busy machine;
+ * the API loads them on the first `/mcp` request instead of at start.
+ */
+function lazyToolset(ctx: Context, services: Services): () => Promise<Toolset> {
+  let loading: Promise<Toolset> | undefined;
+  return () =>
+    (loading ??= import('../mcp/toolset.js').then(({ createToolset, toolsetDeps }) =>
+      createToolset(ctx, toolsetDeps(services)),
+    ));
+}
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options.ctx;

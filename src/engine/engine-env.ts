@@ -12,3 +12,12 @@ export const offlineEngineEnv: Readonly<Record<string, string>> = {
   OPENCODE_DISABLE_CLAUDE_CODE: '1',
   OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
 };
+
+/**
+ * Set last, after `engine.env`: without it an `opencode.json` (or `.opencode/`) in the workspace,
+ * which the AI can write through Steward's file tools, would be merged into the engine's
+ * configuration and could switch its shell and file tools back on.
+ */
+export const lockdownEngineEnv: Readonly<Record<string, string>> = {
+  OPENCODE_DISABLE_PROJECT_CONFIG: '1',
+};

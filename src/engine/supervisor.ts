@@ -6,7 +6,7 @@ import { AppError } from '../errors/catalogue.js';
 import type { Logger } from '../log/logger.js';
 import { freePort } from '../store/embedded-redis.js';
 import { basicAuthHeader } from './client.js';
-import { offlineEngineEnv } from './engine-env.js';
+import { lockdownEngineEnv, offlineEngineEnv } from './engine-env.js';
 import { buildOpencodeConfig } from './opencode-config.js';
 
 export type EngineStatus = 'starting' | 'running' | 'restarting' | 'stopped';
@@ -110,6 +110,7 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
       ...env,
       ...offlineEngineEnv,
       ...engine.env,
+      ...lockdownEngineEnv,
       OPENCODE_SERVER_PASSWORD: password,
       OPENCODE_CONFIG_CONTENT: configContent,
     };

@@ -109,7 +109,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
     if (!info || info.deadline === null || info.deadline > Date.now()) return;
     const run = parseMember(info.member);
     if (!run) return;
-    await finalize(await deps.store.get(run.scheduleId), run, {
+    await finalize(await deps.store.getConfig(run.scheduleId), run, {
       status: 'error',
       error: interruptedMessage,
       output: '',
@@ -118,7 +118,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
 
   return {
     async execute(req: RunRequest): Promise<void> {
-      const s = await deps.store.get(req.scheduleId);
+      const s = await deps.store.getConfig(req.scheduleId);
       if (!s) return;
       if (req.fireTime !== null) {
         if (req.fireTime <= s.misfire_through) return;
@@ -168,7 +168,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
     async sweepExpired(now = Date.now()): Promise<number> {
       let ended = 0;
       for (const { run } of await deps.runState.expired(now)) {
-        await finalize(await deps.store.get(run.scheduleId), run, {
+        await finalize(await deps.store.getConfig(run.scheduleId), run, {
           status: 'error',
           error: interruptedMessage,
           output: '',

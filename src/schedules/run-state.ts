@@ -98,7 +98,34 @@ export interface RunOutcome {
   delivery?: RunEntry['delivery'];
 }
 
+type Lua = (...args: Array<string | number>) => Promise<unknown>;
+
+/** EVALSHA through ioredis custom commands: the script text is not sent (nor hashed) per call. */
+function luaCommands(redis: Redis) {
+  const defs = {
+    stewardScheduleClaim: [3, claimLua],
+    stewardScheduleFinish: [3, finishLua],
+    stewardScheduleSkip: [3, skipLua],
+    stewardScheduleDelivery: [1, deliveryLua],
+  } as const;
+  const host = redis as unknown as Record<string, Lua | undefined>;
+  for (const [name, [numberOfKeys, lua]] of Object.entries(defs)) {
+    if (!host[name]) redis.defineCommand(name, { numberOfKeys, lua });
+  }
+  const call =
+    (name: keyof typeof defs): Lua =>
+    (...args) =>
+      (host[name] as Lua).call(redis, ...args);
+  return {
+    claim: call('stewardScheduleClaim'),
+    finish: call('stewardScheduleFinish'),
+    skip: call('stewardScheduleSkip'),
+    delivery: call('stewardScheduleDelivery'),
+  };
+}
+
 export function createRunState(redis: Redis, opts: { leaseMs: number; claimRetentionMs: number }) {
+  const lua = luaCommands(redis);
   const claimKey = (run: InFlight, jobId: string) =>
     run.fireTime === null
       ? keys.scheduleManualClaim(run.scheduleId, jobId)
@@ -108,9 +135,7 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
     claimKey,
     async claim(run: InFlight, jobId: string): Promise<ClaimResult> {
       const member = memberOf(run);
-      return (await redis.eval(
-        claimLua,
-        3,
+      return (await lua.claim(
         keys.schedule(run.scheduleId),
         claimKey(run, jobId),
         keys.scheduleRunning(),
@@ -141,9 +166,7 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
         output: outcome.output,
         ...(outcome.delivery ? { delivery: outcome.delivery } : {}),
       };
-      return (await redis.eval(
-        finishLua,
-        3,
+      return (await lua.finish(
         keys.schedule(run.scheduleId),
         keys.scheduleRuns(run.scheduleId),
         keys.scheduleRunning(),
@@ -159,9 +182,7 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
     },
     /** Records missed firings as one `skipped` entry, once (claimed on the newest fire time). */
     async skip(scheduleId: string, newest: number, entry: RunEntry): Promise<boolean> {
-      const done = await redis.eval(
-        skipLua,
-        3,
+      const done = await lua.skip(
         keys.schedule(scheduleId),
         keys.scheduleRuns(scheduleId),
         keys.scheduleFired(scheduleId, newest),
@@ -173,13 +194,7 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
       return done === 1;
     },
     async setDelivery(scheduleId: string, runId: string, delivery: RunEntry['delivery']) {
-      await redis.eval(
-        deliveryLua,
-        1,
-        keys.scheduleRuns(scheduleId),
-        runId,
-        JSON.stringify(delivery),
-      );
+      await lua.delivery(keys.scheduleRuns(scheduleId), runId, JSON.stringify(delivery));
     },
     /** Runs whose lease ran out: their worker died or hung past the lease. */
     async expired(

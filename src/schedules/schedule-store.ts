@@ -29,6 +29,23 @@ export interface StoredSchedule extends ScheduleConfig {
 
 const historyLimit = 50;
 
+const configHashFields = [
+  'name',
+  'cron_expr',
+  'type',
+  'enabled',
+  'script_name',
+  'prompt',
+  'output_target',
+  'run_once',
+  'timezone',
+  'created_at',
+  'updated_at',
+  'armed_at',
+  'last_fire_at',
+  'misfire_through',
+] as const;
+
 export function newScheduleId(): string {
   return randomBytes(16).toString('base64url');
 }
@@ -113,6 +130,8 @@ export function toResource(s: StoredSchedule, withRun: boolean): Schedule {
 export interface ScheduleStore {
   create(config: ScheduleConfig, now?: Date): Promise<StoredSchedule>;
   get(id: string): Promise<StoredSchedule | null>;
+  /** The schedule without its last_run_* fields (a run reads this, not the last 64 KiB output). */
+  getConfig(id: string): Promise<StoredSchedule | null>;
   list(): Promise<StoredSchedule[]>;
   /**
    * Writes only `changes` (callers hold the schedule's lock); `rearm` restarts misfire
@@ -141,6 +160,15 @@ export function createScheduleStore(redis: Redis): ScheduleStore {
       return parseStored(id, fields) as StoredSchedule;
     },
     get,
+    async getConfig(id) {
+      const values = await redis.hmget(keys.schedule(id), ...configHashFields);
+      const h: Record<string, string> = {};
+      configHashFields.forEach((field, i) => {
+        const v = values[i];
+        if (v !== null && v !== undefined) h[field] = v;
+      });
+      return parseStored(id, h);
+    },
     async ids() {
       return redis.smembers(keys.scheduleIndex());
     },

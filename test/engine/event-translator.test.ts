@@ -73,6 +73,62 @@ describe('event translator', () => {
   });
 });
 
+describe('event translator, whole parts', () => {
+  const finished = (id: string, text: string, messageID = 'm') =>
+    ({
+      id: 'e',
+      type: 'message.part.updated',
+      properties: {
+        sessionID: S,
+        part: { id, type: 'text', sessionID: S, messageID, text, time: { start: 1, end: 2 } },
+        time: 0,
+      },
+    }) as unknown as EngineEvent;
+  const userMessage = (id: string) =>
+    ({
+      id: 'e',
+      type: 'message.updated',
+      properties: { sessionID: S, info: { id, sessionID: S, role: 'user', time: { created: 1 } } },
+    }) as unknown as EngineEvent;
+  const run = (events: EngineEvent[]) => {
+    const t = createEventTranslator();
+    return events.flatMap((e) => {
+      const r = t.translate(e);
+      return r && r.event.type === 'text' ? [r.event.content] : [];
+    });
+  };
+
+  it('releases the text of a part that arrived whole, once', () => {
+    expect(
+      run([
+        ev.partUpdated('p', 'text'),
+        finished('p', 'all at once'),
+        finished('p', 'all at once'),
+      ]),
+    ).toEqual(['all at once']);
+  });
+
+  it('adds nothing when the deltas already carried the text, and only the rest when some were missed', () => {
+    expect(
+      run([
+        ev.partUpdated('p', 'text'),
+        ev.delta('p', 'He'),
+        ev.delta('p', 'llo'),
+        finished('p', 'Hello'),
+      ]),
+    ).toEqual(['He', 'llo']);
+    expect(run([ev.partUpdated('p', 'text'), ev.delta('p', 'He'), finished('p', 'Hello')])).toEqual(
+      ['He', 'llo'],
+    );
+  });
+
+  it("never echoes the user's own text", () => {
+    expect(
+      run([userMessage('mu'), finished('pu', 'my question', 'mu'), ev.delta('pu', 'my question')]),
+    ).toEqual([]);
+  });
+});
+
 describe('event hub connection handling', () => {
   /** A client whose every `events()` call plays the next script, then ends the stream. */
   function scriptedClient(scripts: EngineEvent[][]): {

@@ -14,6 +14,7 @@ import {
   STEWARD_MCP_NAME,
   stewardMcpEnv,
 } from '../../src/engine/opencode-config.js';
+import { lockdownEngineEnv } from '../../src/engine/engine-env.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { mockProvider, startTestEngine, type TestEngine } from '../support/opencode.js';
 
@@ -116,7 +117,24 @@ describe('the generated configuration in a real engine', { timeout: 60_000 }, ()
       mcpEnv: { GREETING: 'from-env' },
       mcpCommand: [process.execPath, script],
     });
-    engine = await startTestEngine({ modelURL: fake.baseURL, config });
+    // What an AI could write into the workspace to get its shell back. Without the lock-down
+    // variable opencode 1.18.33 merges these and offers bash, read, edit and write again.
+    const reenable = JSON.stringify({
+      tools: { bash: true, read: true },
+      permission: { bash: 'allow' },
+    });
+    const agent = '---\ndescription: b\ntools:\n  bash: true\n  read: true\n---\nAnything.';
+    engine = await startTestEngine({
+      modelURL: fake.baseURL,
+      config,
+      env: { ...lockdownEngineEnv },
+      files: {
+        'opencode.json': reenable,
+        '.opencode/opencode.json': reenable,
+        '.opencode/agent/build.md': agent,
+        '.opencode/agents/build.md': agent,
+      },
+    });
     client = createEngineClient({ url: engine.url, log, requestTimeoutMs: 10_000 });
     hub = createEventHub({ client, log, backoff: { initialMs: 50, maxMs: 500 } });
     await hub.whenConnected(20_000);
@@ -129,7 +147,7 @@ describe('the generated configuration in a real engine', { timeout: 60_000 }, ()
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('offers the model the MCP tools and none of the builtin shell, file or web tools', async () => {
+  it('offers the MCP tools and no builtin shell, file or web tool, whatever the workspace says', async () => {
     const session = await client.createSession({ title: 'tools' });
     fake.enqueue({ kind: 'text', text: 'fine' });
     expect(await client.prompt(session.id, 'which tools?')).toBe('fine');

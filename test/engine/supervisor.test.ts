@@ -98,6 +98,7 @@ describe('engine supervisor', () => {
     const environ = readFileSync(`/proc/${supervisor.pid()}/environ`, 'utf8').split('\0');
     expect(environ.some((v) => v.startsWith('REDIS_URL='))).toBe(false);
     expect(environ).toContain('OPENCODE_DISABLE_MODELS_FETCH=1');
+    expect(environ).toContain('OPENCODE_DISABLE_PROJECT_CONFIG=1');
     expect(environ).toContain(`OPENCODE_SERVER_PASSWORD=${password}`);
   }, 90_000);
 

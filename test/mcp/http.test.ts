@@ -22,10 +22,10 @@ async function build(limits = { per_second: 1000, burst: 2000 }): Promise<Fastif
   const logger = createLogger('silent');
   await app.register(mcpHttpRoutes, {
     mcp: { enabled: true, token: TOKEN, allowed_hosts: ['steward.internal'], allowed_origins: [] },
-    toolset: {
+    toolset: async () => ({
       registry: createToolRegistry([echo], (t) => t.replaceAll('SECRETVALUE', '[REDACTED:S]')),
       makeContext: (signal) => ({ logger, signal }) as unknown as ToolContext,
-    },
+    }),
     limiter: createToolRateLimiter(limits),
   });
   return app;

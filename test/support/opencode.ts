@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/store/embedded-redis.js';
@@ -19,6 +19,10 @@ export interface TestEngineOptions {
   password?: string;
   /** Merged over the generated configuration. */
   config?: Record<string, unknown>;
+  /** Extra environment of the engine. */
+  env?: Record<string, string>;
+  /** Files written into the workspace before the engine starts (relative path → content). */
+  files?: Record<string, string>;
 }
 
 export interface TestEngine {
@@ -77,6 +81,11 @@ export async function startTestEngine(options: TestEngineOptions): Promise<TestE
   const root = mkdtempSync(path.join(os.tmpdir(), 'steward-engine-'));
   const workspace = path.join(root, 'workspace');
   mkdirSync(workspace, { recursive: true });
+  for (const [rel, content] of Object.entries(options.files ?? {})) {
+    const file = path.join(workspace, rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
   const port = await freePort();
   const config = {
     autoupdate: false,
@@ -98,6 +107,7 @@ export async function startTestEngine(options: TestEngineOptions): Promise<TestE
   };
   const env = {
     ...isolatedEnv(root),
+    ...options.env,
     OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
     ...(options.password ? { OPENCODE_SERVER_PASSWORD: options.password } : {}),
   };

@@ -10,7 +10,8 @@ import type { Toolset } from '../../mcp/toolset.js';
 
 export interface McpHttpOptions {
   mcp: Config['mcp']['http'];
-  toolset: Toolset;
+  /** Loaded on first use (see `lazyToolset` in app.ts). */
+  toolset: () => Promise<Toolset>;
   limiter: ToolRateLimiter;
 }
 
@@ -128,7 +129,8 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
       const id = (verdict.message as { id: string | number }).id;
       return rpcReply(reply, 429, RPC.RATE_LIMITED, opts.limiter.message, id);
     }
-    const server = createMcpServer(opts.toolset.registry, opts.toolset.makeContext);
+    const toolset = await opts.toolset();
+    const server = createMcpServer(toolset.registry, toolset.makeContext);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -34,6 +34,35 @@ function computeKeys(thread: Thread, key: Value | undefined, items: Value[]): Va
   return items.map((v) => thread.call(key, [v], null));
 }
 
+/** Homogeneous int or string keys sort natively (V8's sort is stable); others take the Go-shaped sort. */
+function sortIndices(order: number[], keys: Value[], reverse: boolean): void {
+  const kind = homogeneous(keys);
+  if (kind === 'number') {
+    const k = keys as number[];
+    order.sort(reverse ? (i, j) => k[j]! - k[i]! : (i, j) => k[i]! - k[j]!);
+  } else if (kind === 'string') {
+    const k = keys as string[];
+    order.sort(reverse ? (i, j) => strCmp(k[j]!, k[i]!) : (i, j) => strCmp(k[i]!, k[j]!));
+  } else {
+    stableSort(
+      order,
+      reverse ? (i, j) => cmp(keys[j]!, keys[i]!) < 0 : (i, j) => cmp(keys[i]!, keys[j]!) < 0,
+    );
+  }
+}
+
+function strCmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function homogeneous(keys: Value[]): 'number' | 'string' | 'mixed' {
+  if (keys.length === 0) return 'mixed';
+  const t = typeof keys[0];
+  if (t !== 'number' && t !== 'string') return 'mixed';
+  for (let i = 1; i < keys.length; i++) if (typeof keys[i] !== t) return 'mixed';
+  return t;
+}
+
 function sortedFn(thread: Thread, args: Value[], kwargs: Array<[string, Value]> | null): Value {
   if (args.length !== 1) throw new StarlarkError(`sorted: got ${args.length} arguments, want 1`);
   let key: Value | undefined;
@@ -50,10 +79,7 @@ function sortedFn(thread: Thread, args: Value[], kwargs: Array<[string, Value]> 
   thread.steps(Math.ceil(items.length * Math.log2(items.length + 1)));
   const keys = computeKeys(thread, key, items);
   const order = items.map((_, i) => i);
-  stableSort(
-    order,
-    reverse ? (i, j) => cmp(keys[j]!, keys[i]!) < 0 : (i, j) => cmp(keys[i]!, keys[j]!) < 0,
-  );
+  sortIndices(order, keys, reverse);
   return new List(order.map((i) => items[i]!));
 }
 

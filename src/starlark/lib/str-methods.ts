@@ -31,11 +31,21 @@ function window(s: string, start: Value | undefined, end: Value | undefined): [n
   return [lo, Math.max(lo, hi)];
 }
 
+function sliceWindow(s: string, start: Value | undefined, end: Value | undefined): string {
+  const [lo, hi] = window(s, start, end);
+  return s.slice(lo, hi);
+}
+
 function findImpl(name: string, last: boolean, mustFind: boolean): Method {
   return (_t, args, kw, self) => {
     const s = self as string;
     const [sub, start, end] = unpackArgs(name, args, kw, ['sub', 'start??', 'end??']);
     const needle = wantString(name, 'sub', sub!);
+    if (start === undefined && end === undefined) {
+      const i = last ? s.lastIndexOf(needle) : s.indexOf(needle);
+      if (i < 0 && mustFind) throw new StarlarkError(`${name}: substring not found`);
+      return i;
+    }
     const [lo, hi] = window(s, start, end);
     const part = s.slice(lo, hi);
     const i = last ? part.lastIndexOf(needle) : part.indexOf(needle);
@@ -67,8 +77,8 @@ function affixImpl(name: string, suffix: boolean): Method {
       'start??',
       'end??',
     ]);
-    const [lo, hi] = window(s, start, end);
-    const part = s.slice(lo, hi);
+    // Without bounds the whole string is tested, so skip the copy.
+    const part = start === undefined && end === undefined ? s : sliceWindow(s, start, end);
     const test = (a: string): boolean => (suffix ? part.endsWith(a) : part.startsWith(a));
     if (typeof x === 'string') return test(x);
     if (x instanceof Tuple) {

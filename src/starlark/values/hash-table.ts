@@ -10,12 +10,22 @@ export const HOLE: Value = Object.freeze(Object.create(null)) as Value;
  * a second Map indexes composite keys (tuples and the like) by their canonical string.
  */
 export abstract class HashTable extends StarlarkObject {
-  keys: Value[] = [];
-  vals: Value[] = [];
-  itercount = 0;
-  private index = new Map<unknown, number>();
-  private cindex: Map<string, number> | null = null;
-  private holes = 0;
+  declare keys: Value[];
+  declare vals: Value[];
+  declare itercount: number;
+  declare private index: Map<unknown, number>;
+  declare private cindex: Map<string, number> | null;
+  declare private holes: number;
+
+  constructor() {
+    super();
+    this.keys = [];
+    this.vals = [];
+    this.itercount = 0;
+    this.index = new Map();
+    this.cindex = null;
+    this.holes = 0;
+  }
 
   get size(): number {
     return this.keys.length - this.holes;

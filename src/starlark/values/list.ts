@@ -6,10 +6,11 @@ import { StarlarkError, StarlarkObject, type Value, type ValueIterator } from '.
 
 /** Mutable Starlark list. `items` is exposed for fast paths; mutate only after `checkMutable`. */
 export class List extends StarlarkObject {
-  itercount = 0;
+  declare itercount: number;
 
   constructor(public items: Value[] = []) {
     super();
+    this.itercount = 0;
   }
 
   override get typeName(): string {

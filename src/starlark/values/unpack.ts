@@ -44,6 +44,7 @@ export function unpackArgs(
   kwargs: ReadonlyArray<readonly [string, Value]> | null,
   spec: readonly string[],
 ): Array<Value | undefined> {
+  if (kwargs === null || kwargs.length === 0) return unpackPositionalSpec(fnName, args, spec);
   const p = parseSpec(spec);
   const n = p.names.length;
   if (args.length > n) {
@@ -69,6 +70,32 @@ export function unpackArgs(
     if (out[i] === None && p.noneIsAbsent[i]) out[i] = undefined;
     if (out[i] === undefined && i < p.required)
       throw new StarlarkError(`${fnName}: missing argument for ${p.names[i]}`);
+  }
+  return out;
+}
+
+const QUESTION = 63;
+
+/** The common case without keywords: no spec parsing and no Map lookups. */
+function unpackPositionalSpec(
+  fnName: string,
+  args: readonly Value[],
+  spec: readonly string[],
+): Array<Value | undefined> {
+  const n = spec.length;
+  if (args.length > n)
+    throw new StarlarkError(`${fnName}: got ${args.length} arguments, want at most ${n}`);
+  const out = new Array<Value | undefined>(n);
+  for (let i = 0; i < n; i++) {
+    const s = spec[i]!;
+    const v = i < args.length ? args[i] : undefined;
+    if (v === undefined) {
+      if (s.charCodeAt(s.length - 1) !== QUESTION)
+        throw new StarlarkError(`${fnName}: missing argument for ${s}`);
+    } else if (v === None && s.endsWith('??')) {
+      continue;
+    }
+    out[i] = v;
   }
   return out;
 }

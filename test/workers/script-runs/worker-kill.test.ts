@@ -64,9 +64,19 @@ afterAll(async () => {
 
 const run = (name: string) => services.scriptRunner.run({ name, args: {}, origin: 'api' });
 
+/** Resolves once `count` worker connections listen on the queue (a booting process is slow). */
+async function workersListening(count: number): Promise<void> {
+  const queue = t.ctx.queues.queue('scriptRuns');
+  const deadline = Date.now() + 30_000;
+  while ((await queue.getWorkers()).length < count) {
+    if (Date.now() > deadline) throw new Error('the worker process never started listening');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 it('answers a failure when the worker process dies mid-run, and the next worker runs', async () => {
   const first = startWorkerProcess();
-  // The job waits in Redis until the process is up.
+  await workersListening(1);
   expect(await run('ok.star')).toMatchObject({ success: true, result: { ok: true } });
 
   const queue = t.ctx.queues.queue('scriptRuns');
@@ -84,5 +94,6 @@ it('answers a failure when the worker process dies mid-run, and the next worker 
   expect(history[0]?.success).toBe(false);
 
   startWorkerProcess();
+  await workersListening(1);
   expect(await run('ok.star')).toMatchObject({ success: true, result: { ok: true } });
-}, 40_000);
+}, 90_000);
