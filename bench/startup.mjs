@@ -18,7 +18,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-startup-'));
 const redisPort = await freePort();
-const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--dir', dir], { stdio: 'ignore' });
+const redis = spawn(
+  'redis-server',
+  ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--dir', dir],
+  { stdio: 'ignore' },
+);
 await sleep(300);
 
 const bare = [];
@@ -34,11 +38,22 @@ for (let i = 0; i < 3; i++) {
   const started = performance.now();
   const child = spawn(process.execPath, [cli, 'start'], {
     cwd: dir,
-    env: { PATH: process.env.PATH, REDIS_URL: `redis://127.0.0.1:${redisPort}`, STEWARD_PORT: String(port), STEWARD_HOST: '127.0.0.1', STEWARD_LOG_LEVEL: 'error', STEWARD_DATA_DIR: path.join(dir, 'data'), STEWARD_WORKSPACE: path.join(dir, 'ws') },
+    env: {
+      PATH: process.env.PATH,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      STEWARD_PORT: String(port),
+      STEWARD_HOST: '127.0.0.1',
+      STEWARD_LOG_LEVEL: 'error',
+      STEWARD_DATA_DIR: path.join(dir, 'data'),
+      STEWARD_WORKSPACE: path.join(dir, 'ws'),
+    },
     stdio: 'ignore',
   });
   for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await sleep(20);
   }
