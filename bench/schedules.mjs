@@ -17,14 +17,13 @@ import { keys } from '../dist/store/keys.js';
 const COUNT = Number(process.env.SCHEDULES ?? 10_000);
 const WORKERS = 2;
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64);
-const FETCHERS = Number(process.env.FETCHERS ?? 4);
 const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-sched-'));
 const prefix = 'bench:';
 
 const redis = await startEmbeddedRedis(path.join(dir, 'redis'));
 const configFile = path.join(dir, 'steward.yaml');
-writeFileSync(configFile, `schedules:\n  concurrency: ${CONCURRENCY}\n  fetchers: ${FETCHERS}\n`);
+writeFileSync(configFile, `schedules:\n  concurrency: ${CONCURRENCY}\n`);
 const config = loadConfig({
   cwd: dir,
   env: {},
@@ -132,7 +131,7 @@ try {
   const lastFinish = lags.length ? lags[lags.length - 1] : NaN;
   const rows = [
     ['schedules', COUNT],
-    ['worker processes × concurrency (fetch loops)', `${WORKERS} × ${CONCURRENCY} (${FETCHERS})`],
+    ['worker processes × concurrency', `${WORKERS} × ${CONCURRENCY}`],
     ['runs at the boundary', `${perFire} / ${COUNT}`],
     ['lag min (ms)', lags[0]],
     ['lag p10 (ms)', pct(lags, 10)],

@@ -137,8 +137,6 @@ export const configSchema = strict({
     concurrency: z.number().int().positive().default(8),
     /** Lease of a run in flight: a worker silent this long is presumed dead and its run ends `error`. */
     lock_ttl: durationSchema.default(30_000),
-    /** BullMQ workers per process sharing `concurrency`: each fetches jobs in its own loop. */
-    fetchers: z.number().int().positive().default(1),
   }).prefault({}),
   webhooks: strict({
     /** channel_id → URL for output_target.provider = webhook. */

@@ -66,8 +66,11 @@ export interface EngineClient {
   providers(): Promise<EngineProviders>;
   /** `model` of the engine's configuration (`provider/model`), if it has one. */
   configuredModel(): Promise<ModelRef | null>;
-  /** One connection to the engine's event stream; ends when the engine closes it or `signal` aborts. */
-  events(signal: AbortSignal, onOpen?: () => void): Promise<AsyncIterable<EngineEvent>>;
+  /**
+   * One connection to the engine's event stream; ends when the engine closes it or `signal`
+   * aborts. `onEvent` is called for everything received, heartbeats included.
+   */
+  events(signal: AbortSignal, onEvent?: () => void): Promise<AsyncIterable<EngineEvent>>;
 }
 
 export function basicAuthHeader(password: string): string {
@@ -167,12 +170,12 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
       );
       return parseModelRef(config.model);
     },
-    events: async (signal, onOpen) => {
+    events: async (signal, onEvent) => {
       const { stream } = await sdk.event.subscribe(undefined, {
         signal,
         // The hub reconnects by itself with its own backoff: one attempt per call here.
         sseMaxRetryAttempts: 1,
-        onSseEvent: onOpen ? () => onOpen() : undefined,
+        onSseEvent: onEvent ? () => onEvent() : undefined,
       });
       return stream as AsyncIterable<EngineEvent>;
     },

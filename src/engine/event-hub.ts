@@ -10,6 +10,13 @@ export interface EventHubOptions {
   log: Logger;
   /** Reconnect backoff; doubles from `initialMs` up to `maxMs`, reset once events flow again. */
   backoff?: { initialMs: number; maxMs: number };
+  /**
+   * The engine sends `server.heartbeat` every 10 s. A connection silent for this long is dead
+   * even if its socket looks open (a killed engine's children can keep it), so it is dropped.
+   */
+  idleTimeoutMs?: number;
+  /** Bound on getting the first event of a new connection (one made while the engine boots can hang). */
+  connectTimeoutMs?: number;
 }
 
 export interface EventHub {
@@ -29,11 +36,15 @@ export interface EventHub {
 export function createEventHub(options: EventHubOptions): EventHub {
   const { client, log } = options;
   const backoff = options.backoff ?? { initialMs: 1000, maxMs: 30_000 };
+  const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
   const listeners = new Map<string, Set<ChatListener>>();
   const translator = createEventTranslator();
   let running: Promise<void> | null = null;
   let abort: AbortController | null = null;
+  const stopping = new AbortController();
   let stopped = false;
+  let watchdog: NodeJS.Timeout | null = null;
   let isConnected = false;
   let waiters: Array<() => void> = [];
 
@@ -57,24 +68,39 @@ export function createEventHub(options: EventHubOptions): EventHub {
     for (const resolve of ready) resolve();
   };
 
+  // Re-armed on every event; when it fires, the connection is aborted and the loop reconnects.
+  const arm = (connection: AbortController, ms: number) => {
+    if (watchdog) clearTimeout(watchdog);
+    watchdog = setTimeout(() => {
+      log.warn({ silentForMs: ms }, 'engine event stream silent; reconnecting');
+      connection.abort();
+    }, ms);
+  };
+
   async function loop(): Promise<void> {
     let delay = backoff.initialMs;
     while (!stopped) {
-      abort = new AbortController();
+      const connection = new AbortController();
+      abort = connection;
+      arm(connection, connectTimeoutMs);
       try {
-        const stream = await client.events(abort.signal, markConnected);
+        const stream = await client.events(connection.signal, () => {
+          arm(connection, idleTimeoutMs);
+          markConnected();
+        });
         for await (const event of stream) {
           delay = backoff.initialMs;
           const out = translator.translate(event);
           if (out) emit(out.sessionID, out.event);
         }
       } catch (err) {
-        if (!stopped) log.warn({ err }, 'engine event stream failed');
+        if (!stopped && !connection.signal.aborted) log.warn({ err }, 'engine event stream failed');
       }
+      if (watchdog) clearTimeout(watchdog);
       if (stopped) break;
       lostConnection();
       log.info({ retryInMs: delay }, 'engine event stream closed; reconnecting');
-      await sleep(delay, abort.signal);
+      await sleep(delay, stopping.signal);
       delay = Math.min(delay * 2, backoff.maxMs);
     }
   }
@@ -129,7 +155,9 @@ export function createEventHub(options: EventHubOptions): EventHub {
     start,
     async stop() {
       stopped = true;
+      stopping.abort();
       abort?.abort();
+      if (watchdog) clearTimeout(watchdog);
       await running;
       running = null;
       isConnected = false;
@@ -140,6 +168,7 @@ export function createEventHub(options: EventHubOptions): EventHub {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
     const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => {
       clearTimeout(timer);

@@ -143,6 +143,8 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
   function onExit(proc: ChildProcess, code: number | null, signal: NodeJS.Signals | null) {
     if (proc !== child) return;
     child = null;
+    // Helpers the engine started (MCP servers, installers) outlive it and can hold its sockets.
+    killGroup(proc, 'SIGKILL');
     if (stopping) return;
     if (healthyAt && Date.now() - healthyAt > STABLE_MS) delay = backoff.initialMs;
     healthyAt = 0;

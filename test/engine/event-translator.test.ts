@@ -187,6 +187,33 @@ describe('event hub connection handling', () => {
     expect(hub.connected()).toBe(false);
   });
 
+  it('drops a connection that stays silent and connects again', async () => {
+    let calls = 0;
+    const client: Pick<EngineClient, 'events'> = {
+      events: async (signal, onEvent) => {
+        calls++;
+        return (async function* () {
+          onEvent?.();
+          // Open but silent until aborted, like a socket a dead engine's child still holds.
+          await new Promise((r) => signal.addEventListener('abort', r));
+          yield* [] as EngineEvent[];
+        })();
+      },
+    };
+    const hub = createEventHub({
+      client,
+      log,
+      backoff: { initialMs: 10, maxMs: 20 },
+      idleTimeoutMs: 100,
+    });
+    hub.start();
+    await new Promise((r) => setTimeout(r, 450));
+    expect(calls).toBeGreaterThanOrEqual(3);
+    const started = Date.now();
+    await hub.stop();
+    expect(Date.now() - started).toBeLessThan(100);
+  });
+
   it('a throwing listener does not stop the others', async () => {
     const { client } = scriptedClient([
       [ev.status('busy'), ev.partUpdated('p', 'text'), ev.delta('p', 'x'), ev.idle()],

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createEngineClient } from '../../src/engine/client.js';
+import { createEventHub, type ChatEvent, type EventHub } from '../../src/engine/event-hub.js';
 import { createEngineSupervisor, type EngineSupervisor } from '../../src/engine/supervisor.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { isolatedEnv, mockProvider, opencodeBin } from '../support/opencode.js';
@@ -32,6 +33,7 @@ function alive(pid: number): boolean {
 describe('engine supervisor', () => {
   let fake: FakeModel;
   let supervisor: EngineSupervisor;
+  let hub: EventHub | undefined;
   let root: string;
 
   beforeAll(async () => {
@@ -74,6 +76,7 @@ describe('engine supervisor', () => {
   });
 
   afterAll(async () => {
+    await hub?.stop();
     await supervisor?.stop();
     await fake?.close();
     if (root) rmSync(root, { recursive: true, force: true });
@@ -100,6 +103,9 @@ describe('engine supervisor', () => {
     expect(environ).toContain('OPENCODE_DISABLE_MODELS_FETCH=1');
     expect(environ).toContain('OPENCODE_DISABLE_PROJECT_CONFIG=1');
     expect(environ).toContain(`OPENCODE_SERVER_PASSWORD=${password}`);
+
+    hub = createEventHub({ client, log, backoff: { initialMs: 100, maxMs: 500 } });
+    await hub.whenConnected(20_000);
   }, 90_000);
 
   it('restarts the engine on the same address after it dies', async () => {
@@ -117,7 +123,26 @@ describe('engine supervisor', () => {
     });
     expect((await client.health()).healthy).toBe(true);
     // Sessions live in the engine's database under its data home, so they survive a restart.
-    expect((await client.listSessions()).map((s) => s.title)).toContain('supervised');
+    const sessions = await client.listSessions();
+    expect(sessions.map((s) => s.title)).toContain('supervised');
+
+    // The shared event stream found the new engine by itself.
+    await until(() => hub?.connected() === true, 30_000, 'event stream back');
+    const session = sessions.find((s) => s.title === 'supervised');
+    fake.enqueue({ kind: 'text', text: 'back again', chunks: 2 });
+    const events = new Promise<ChatEvent[]>((resolve) => {
+      const got: ChatEvent[] = [];
+      const off = hub?.subscribe(session?.id as string, (e) => {
+        got.push(e);
+        if (e.type === 'done') {
+          off?.();
+          resolve(got);
+        }
+      });
+    });
+    await client.promptAsync(session?.id as string, 'are you there?');
+    const got = await events;
+    expect(got.flatMap((e) => (e.type === 'text' ? [e.content] : [])).join('')).toBe('back again');
   }, 90_000);
 
   it('stops the engine; calls then fail with engine_unavailable', async () => {

@@ -9,7 +9,7 @@ import {
 } from '../../schedules/schedule-schema.js';
 import type { ScheduleService } from '../../schedules/schedule-service.js';
 
-const params = z.object({ id: z.string().min(1).max(64) });
+const params = z.object({ id: z.string().min(1) });
 const statusSchema = (value: string) => z.object({ status: z.literal(value) });
 
 /** `/api/schedules`: CRUD, enablement, manual runs and run history (SPEC "Schedules"). */

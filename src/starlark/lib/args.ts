@@ -28,7 +28,11 @@ function collect(v: Value, thread: Thread | null): Value[] | undefined {
     thread?.steps(v.items.length);
     return v.items.slice();
   }
-  const it = v instanceof StarlarkObject ? v.iterate() : undefined;
+  if (!(v instanceof StarlarkObject)) return undefined;
+  // Lazy sequences such as range(10**9) must fail the allocation check before materialising.
+  const n = v.length();
+  if (n !== undefined) thread?.alloc(n);
+  const it = v.iterate();
   if (it === undefined) return undefined;
   const out: Value[] = [];
   try {

@@ -10,7 +10,7 @@ import {
   type Value,
 } from '../values/index.js';
 import { updateDict } from './builtins-convert.js';
-import { named } from './method-util.js';
+import { named, prefixed } from './method-util.js';
 
 type Args = Value[];
 type Kw = Array<[string, Value]> | null;
@@ -23,7 +23,12 @@ function clear(_t: Thread, args: Args, kw: Kw, self: Value): Value {
 
 function get(_t: Thread, args: Args, kw: Kw, self: Value): Value {
   const [k, d] = unpackPositional('get', args, kw, 1, 2);
-  const v = named('get', () => (self as Dict).get(k!));
+  let v: Value | undefined;
+  try {
+    v = (self as Dict).get(k!);
+  } catch (e) {
+    throw prefixed('get', e);
+  }
   return v ?? d ?? None;
 }
 

@@ -23,7 +23,8 @@ type Kw = Array<[string, Value]> | null;
 function append(_t: Thread, args: Args, kw: Kw, self: Value): Value {
   const [x] = unpackPositional('append', args, kw, 1, 1);
   const l = self as List;
-  named('append', () => l.checkMutable('append to'));
+  // Test first so the hot path allocates no closure.
+  if (l.frozen || l.itercount > 0) named('append', () => l.checkMutable('append to'));
   l.items.push(x!);
   return None;
 }

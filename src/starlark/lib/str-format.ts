@@ -46,9 +46,12 @@ export function strFormat(
     if (bang >= 0 && (colon < 0 || bang < colon)) {
       name = field.slice(0, bang);
       const rest = field.slice(bang + 1);
-      if (rest !== 'r' && rest !== 's')
-        throw new StarlarkError(`format: unknown conversion "${rest.replace(/:.*/, '')}"` + '');
-      conv = rest;
+      const c = colon < 0 ? rest : field.slice(bang + 1, colon);
+      if (c !== 'r' && c !== 's') throw new StarlarkError(`format: unknown conversion "${c}"`);
+      if (colon >= 0 && field.length > colon + 1) {
+        throw new StarlarkError('format: format spec features not supported in replacement fields');
+      }
+      conv = c;
     } else if (colon >= 0) {
       name = field.slice(0, colon);
       if (field.length > colon + 1)

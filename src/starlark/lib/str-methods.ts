@@ -203,6 +203,7 @@ function replace(thread: Thread, args: Args, kw: Kw, self: Value): Value {
   let pos = 0;
   let done = 0;
   if (old.length === 0) {
+    thread.alloc(s.length + Math.min(limit, s.length + 1) * nw.length);
     // Python inserts `new` between every character (and at both ends).
     for (; pos <= s.length && done < limit; done++) {
       out += nw + (pos < s.length ? s[pos]! : '');

@@ -23,6 +23,8 @@ import { StarSet } from './set.js';
 import { formatPercent } from './percent-format.js';
 import { Tuple } from './tuple.js';
 import { typeName } from './type-name.js';
+import { lenOrNeg } from './sequence.js';
+import { chargeWork } from './work.js';
 import { SFloat, StarlarkError, StarlarkObject, type Thread, type Value } from './value.js';
 
 /** Largest sequence `*` repetition count accepted before the allocation check (starlark-go uses int32). */
@@ -105,6 +107,7 @@ function repeatCount(n: number | bigint, len: number, thread: Thread | null): nu
   if (total >= MAX_REPEAT_RESULT)
     throw new StarlarkError(`excessive repeat (${len} * ${count} elements)`);
   thread?.alloc(total);
+  chargeWork(thread, total);
   return count;
 }
 
@@ -131,9 +134,17 @@ function repeat(seq: Value, n: number | bigint, thread: Thread | null): Value | 
 }
 
 function concat(x: Value, y: Value, thread: Thread | null): Value | undefined {
-  if (typeof x === 'string') return typeof y === 'string' ? x + y : undefined;
+  if (typeof x === 'string') {
+    if (typeof y !== 'string') return undefined;
+    const n = x.length + y.length;
+    // Only big results are charged, keeping the common small concatenation cheap.
+    if (n > 0xffff) thread?.alloc(n);
+    chargeWork(thread, n);
+    return x + y;
+  }
   if (x instanceof List && y instanceof List) {
     thread?.alloc(x.items.length + y.items.length);
+    chargeWork(thread, x.items.length + y.items.length);
     return new List(x.items.concat(y.items));
   }
   if (x instanceof Tuple && y instanceof Tuple) {
@@ -159,7 +170,11 @@ function nonNumeric(op: string, x: Value, y: Value, thread: Thread | null): Valu
       if (typeof x === 'number' || typeof x === 'bigint') return repeat(y, x, thread);
       return undefined;
     case '%':
-      if (typeof x === 'string') return formatPercent(x, y);
+      if (typeof x === 'string') {
+        const s = formatPercent(x, y);
+        if (s.length > 0xffff) thread?.alloc(s.length);
+        return s;
+      }
       return undefined;
     case '|':
       if (x instanceof Dict && y instanceof Dict) {
@@ -179,8 +194,10 @@ function nonNumeric(op: string, x: Value, y: Value, thread: Thread | null): Valu
     case '-':
       return x instanceof StarSet && y instanceof StarSet ? setDifference(x, y) : undefined;
     case 'in':
+      chargeWork(thread, lenOrNeg(y));
       return contains(y, x);
     case 'not in':
+      chargeWork(thread, lenOrNeg(y));
       return !contains(y, x);
     case '==':
       return equals(x, y);
@@ -248,6 +265,8 @@ export function binary(op: string, x: Value, y: Value, thread: Thread | null): V
  */
 export function inplaceBinary(op: string, x: Value, y: Value, thread: Thread | null): Value {
   if (op === '+' && x instanceof List) {
+    const n = y instanceof StarlarkObject ? y.length() : undefined;
+    if (n !== undefined) thread?.alloc(x.items.length + n);
     const extra = iterableItems(y);
     if (extra !== undefined) {
       x.checkMutable('apply += to');

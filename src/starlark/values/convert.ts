@@ -1,6 +1,7 @@
 import { Bytes } from './bytes.js';
 import { Dict } from './dict.js';
 import { List } from './list.js';
+import { Range } from './range.js';
 import { StarSet } from './set.js';
 import { Tuple } from './tuple.js';
 import { typeName } from './type-name.js';
@@ -65,6 +66,7 @@ export function toJS(v: Value): unknown {
       if (v instanceof SFloat) return v.v;
       if (v instanceof List || v instanceof Tuple) return v.items.map(toJS);
       if (v instanceof StarSet) return v.keyList().map(toJS);
+      if (v instanceof Range) return Array.from({ length: v.len }, (_, i) => v.at(i));
       if (v instanceof Bytes) return v.data.slice();
       if (v instanceof Dict) {
         const entries = v.entries();

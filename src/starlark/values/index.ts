@@ -17,3 +17,4 @@ export * from './builtin.js';
 export * from './range.js';
 export * from './module.js';
 export * from './ops.js';
+export * from './work.js';

@@ -38,41 +38,29 @@ export async function startScheduleWorkers(
   await schedules.executor.sweepExpired();
 
   const prefix = bullPrefix(ctx.redisTarget.prefix);
-  // BullMQ fetches a worker's jobs one at a time (and books each scheduler's next firing while
-  // doing so); a burst of firings at one boundary needs several fetch loops to start in time.
-  const fetchers = Math.max(
-    1,
-    Math.min(ctx.config.schedules.fetchers, ctx.config.schedules.concurrency),
+  const runConnection = createRedis(ctx.redisTarget, 'bullmq');
+  const worker = new Worker(
+    queues.scheduleRuns.name,
+    async (job: Job) => {
+      const data = scheduleRunPayload.parse(job.data);
+      await schedules.executor.execute({
+        scheduleId: data.scheduleId,
+        fireTime: fireTimeOf(job, data.fireTime),
+        jobId: job.id ?? '',
+      });
+    },
+    {
+      connection: runConnection,
+      prefix,
+      concurrency: ctx.config.schedules.concurrency,
+      lockDuration: schedules.leaseMs,
+      stalledInterval: schedules.leaseMs,
+      // A run may have side effects: never redeliver it. Its lease expires and the sweep below
+      // records it as an error instead.
+      maxStalledCount: 0,
+    },
   );
-  const concurrency = Math.ceil(ctx.config.schedules.concurrency / fetchers);
-  const runConnections = Array.from({ length: fetchers }, () =>
-    createRedis(ctx.redisTarget, 'bullmq'),
-  );
-  const runWorkers = runConnections.map((connection) => {
-    const worker = new Worker(
-      queues.scheduleRuns.name,
-      async (job: Job) => {
-        const data = scheduleRunPayload.parse(job.data);
-        await schedules.executor.execute({
-          scheduleId: data.scheduleId,
-          fireTime: fireTimeOf(job, data.fireTime),
-          jobId: job.id ?? '',
-        });
-      },
-      {
-        connection,
-        prefix,
-        concurrency,
-        lockDuration: schedules.leaseMs,
-        stalledInterval: schedules.leaseMs,
-        // A run may have side effects: never redeliver it. Its lease expires and the sweep
-        // below records it as an error instead.
-        maxStalledCount: 0,
-      },
-    );
-    worker.on('error', (err) => log.warn({ err: err.message }, 'schedule-runs worker error'));
-    return worker;
-  });
+  worker.on('error', (err) => log.warn({ err: err.message }, 'schedule-runs worker error'));
 
   const deliveryConnection = createRedis(ctx.redisTarget, 'bullmq');
   const deliveries = new Worker(
@@ -81,7 +69,7 @@ export async function startScheduleWorkers(
     { connection: deliveryConnection, prefix, concurrency: 4 },
   );
   deliveries.on('error', (err) => log.warn({ err: err.message }, 'deliveries worker error'));
-  await Promise.all([...runWorkers.map((w) => w.waitUntilReady()), deliveries.waitUntilReady()]);
+  await Promise.all([worker.waitUntilReady(), deliveries.waitUntilReady()]);
 
   const sweep = setInterval(
     () => {
@@ -96,8 +84,8 @@ export async function startScheduleWorkers(
   return {
     async close() {
       clearInterval(sweep);
-      await Promise.allSettled([...runWorkers.map((w) => w.close()), deliveries.close()]);
-      for (const c of runConnections) c.disconnect();
+      await Promise.allSettled([worker.close(), deliveries.close()]);
+      runConnection.disconnect();
       deliveryConnection.disconnect();
     },
   };

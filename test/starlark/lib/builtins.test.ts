@@ -151,3 +151,12 @@ describe('container methods', () => {
     expect(() => method(s, 'union', [1])).toThrow('union: argument #1 is not iterable: int');
   });
 });
+
+describe('allocation limits', () => {
+  it('refuses to materialise huge lazy sequences', () => {
+    const t = new FakeThread(Infinity, 1000);
+    const list = call('getattr', [new List(), 'extend']) as Builtin;
+    const rg = call('range', [1000000000]);
+    expect(() => list.call(t, [rg], null)).toThrow('too large');
+  });
+});

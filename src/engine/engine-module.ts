@@ -1,0 +1,94 @@
+import type { LoadedConfig } from '../config/load.js';
+import type { Logger } from '../log/logger.js';
+import { freePort } from '../store/embedded-redis.js';
+import type { Redis } from '../store/redis.js';
+import { createEngineClient, type EngineClient } from './client.js';
+import { createEventHub, type EventHub } from './event-hub.js';
+import { createModelsService, type ModelsService } from './models-service.js';
+import { stewardMcpEnv } from './opencode-config.js';
+import { createSessionsService, type SessionsService } from './sessions-service.js';
+import { createEngineSupervisor, type EngineSupervisor } from './supervisor.js';
+
+/** OpenCode's own default address, used when neither `engine.url` nor `engine.command` is set. */
+export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:4096';
+
+export interface EngineModuleOptions {
+  config: LoadedConfig;
+  log: Logger;
+  redis: Redis;
+  /** The Redis URL actually in use (it may be an embedded server's), handed to `steward mcp`. */
+  redisUrl: string;
+  /** Steward's environment; only an allow-list reaches a supervised engine. */
+  baseEnv?: Record<string, string | undefined>;
+  /** Supervise an engine (when `engine.command` is set and `engine.url` is not); `steward api` replicas pass false. */
+  supervise?: boolean;
+}
+
+export interface EngineModule {
+  client: EngineClient;
+  hub: EventHub;
+  sessions: SessionsService;
+  models: ModelsService;
+  /** Null when the engine is external (`engine.url`) or not supervised by this process. */
+  supervisor: EngineSupervisor | null;
+  /** Starts the supervised engine (if any) and the shared event stream. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything of the engine one process needs, built once. With a supervised engine the port is
+ * chosen here, so the client's address is known before the engine runs and survives restarts.
+ */
+export async function createEngineModule(options: EngineModuleOptions): Promise<EngineModule> {
+  const { config, log, redis } = options;
+  const engine = config.engine;
+  const supervised =
+    (options.supervise ?? true) && !engine.url && (engine.command?.length ?? 0) > 0;
+
+  let supervisor: EngineSupervisor | null = null;
+  let url = engine.url ?? DEFAULT_ENGINE_URL;
+  let password = engine.password;
+  if (supervised) {
+    const port = engine.port ?? (await freePort());
+    supervisor = createEngineSupervisor({
+      config: { ...config, engine: { ...engine, port } },
+      log: log.child({ component: 'engine' }),
+      mcpEnv: stewardMcpEnv(config, options.redisUrl),
+      ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
+    });
+    url = `http://127.0.0.1:${port}`;
+    password = supervisor.password;
+  }
+
+  const client = createEngineClient({
+    url,
+    ...(password ? { password } : {}),
+    log,
+    requestTimeoutMs: engine.request_timeout,
+  });
+  const hub = createEventHub({ client, log });
+
+  return {
+    client,
+    hub,
+    sessions: createSessionsService({ client, redis, log }),
+    models: createModelsService({ client, redis }),
+    supervisor,
+    async start() {
+      if (supervisor) {
+        try {
+          await supervisor.start();
+        } catch (err) {
+          // The supervisor keeps retrying; meanwhile engine routes answer 503.
+          log.error({ err }, 'AI engine did not start; retrying in the background');
+        }
+      }
+      hub.start();
+    },
+    async stop() {
+      await hub.stop();
+      await supervisor?.stop();
+    },
+  };
+}
