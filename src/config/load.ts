@@ -60,7 +60,9 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       const envName = envOverrides.find(([, k]) => k === issue.path.join('.'))?.[0];
       return `  ${key || '(root)'}${envName ? ` (from ${envName})` : ''}: ${issue.message}`;
     });
-    throw new ConfigError(`invalid configuration${file ? ` in ${file}` : ''}:\n${lines.join('\n')}`);
+    throw new ConfigError(
+      `invalid configuration${file ? ` in ${file}` : ''}:\n${lines.join('\n')}`,
+    );
   }
   const config = parsed.data;
   const data = path.resolve(cwd, config.data_dir);

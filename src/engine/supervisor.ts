@@ -87,7 +87,7 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
   );
 
   let state: EngineStatus = 'stopped';
-  let port: number | undefined;
+  let port: number | undefined = engine.port;
   let child: ChildProcess | null = null;
   let stopping = false;
   let delay = backoff.initialMs;

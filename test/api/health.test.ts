@@ -74,7 +74,10 @@ describe('error rendering', () => {
   it('unknown routes get 404 not_found with the security headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'not_found', message: expect.stringContaining('/api/nothing-here') });
+    expect(res.json()).toEqual({
+      error: 'not_found',
+      message: expect.stringContaining('/api/nothing-here'),
+    });
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['x-xss-protection']).toBe('1; mode=block');
     expect(res.headers['x-content-type-options']).toBe('nosniff');

@@ -41,11 +41,18 @@ describe('steward mcp over stdio', () => {
 
     // The child processes read the allowlist from a config file, as a deployment would.
     writeFileSync(path.join(t.dir, 'steward.yaml'), 'scripts:\n  allowlist: [allowed]\n');
-    env = roleEnv(testRedisUrl(), t.prefix, t.dir, { STEWARD_CONFIG: path.join(t.dir, 'steward.yaml') });
+    env = roleEnv(testRedisUrl(), t.prefix, t.dir, {
+      STEWARD_CONFIG: path.join(t.dir, 'steward.yaml'),
+    });
     worker = spawnRole('worker', env);
     client = new Client({ name: 'test', version: '1' });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp'], env, stderr: 'pipe' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath, 'mcp'],
+        env,
+        stderr: 'pipe',
+      }),
     );
   }, 60_000);
 
@@ -58,20 +65,48 @@ describe('steward mcp over stdio', () => {
   it('lists the configured tools with input schemas', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
-    for (const name of ['workspace_read', 'workspace_write', 'workspace_list', 'memory_read', 'memory_write', 'web_fetch', 'script_list', 'script_run', 'script_exec', 'script_reload']) {
+    for (const name of [
+      'workspace_read',
+      'workspace_write',
+      'workspace_list',
+      'memory_read',
+      'memory_write',
+      'web_fetch',
+      'script_list',
+      'script_run',
+      'script_exec',
+      'script_reload',
+    ]) {
       expect(names).toContain(name);
     }
     // Not configured: no vault path, no GitHub token, no calendar feeds.
-    expect(names.some((n) => n.startsWith('vault_') || n.startsWith('github_') || n === 'calendar_read')).toBe(false);
+    expect(
+      names.some((n) => n.startsWith('vault_') || n.startsWith('github_') || n === 'calendar_read'),
+    ).toBe(false);
     const read = tools.find((tool) => tool.name === 'workspace_read');
-    expect(read?.inputSchema).toMatchObject({ type: 'object', required: ['path'], properties: { path: { type: 'string' } } });
+    expect(read?.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['path'],
+      properties: { path: { type: 'string' } },
+    });
     const run = tools.find((tool) => tool.name === 'script_run');
-    expect(run?.inputSchema.properties).toMatchObject({ name: { type: 'string' }, args: { type: 'array' } });
+    expect(run?.inputSchema.properties).toMatchObject({
+      name: { type: 'string' },
+      args: { type: 'array' },
+    });
   });
 
   it('reads workspace files and refuses traversal and symlink escapes', async () => {
-    expect(text(await client.callTool({ name: 'workspace_read', arguments: { path: 'notes.txt' } }))).toBe('hello from the workspace');
-    for (const bad of ['../outside/secret.txt', 'escape/secret.txt', '/etc/passwd', '%2e%2e/outside/secret.txt', 'a\0b']) {
+    expect(
+      text(await client.callTool({ name: 'workspace_read', arguments: { path: 'notes.txt' } })),
+    ).toBe('hello from the workspace');
+    for (const bad of [
+      '../outside/secret.txt',
+      'escape/secret.txt',
+      '/etc/passwd',
+      '%2e%2e/outside/secret.txt',
+      'a\0b',
+    ]) {
       const res = await client.callTool({ name: 'workspace_read', arguments: { path: bad } });
       expect(res.isError, bad).toBe(true);
     }
@@ -143,7 +178,9 @@ describe('steward mcp raw protocol errors', () => {
   const send = (line: string) => child.stdin?.write(`${line}\n`);
 
   it('answers each malformed input with the spec code, and nothing else reaches stdout', async () => {
-    send('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}');
+    send(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}',
+    );
     expect((await next()).result.serverInfo.name).toBe('steward');
     send('not json at all');
     expect(await next()).toMatchObject({ id: null, error: { code: -32700 } });
@@ -153,9 +190,13 @@ describe('steward mcp raw protocol errors', () => {
     expect(await next()).toMatchObject({ id: 3, error: { code: -32601 } });
     send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}');
     expect(await next()).toMatchObject({ id: 4, error: { code: -32602 } });
-    send('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"missing_tool","arguments":{}}}');
+    send(
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"missing_tool","arguments":{}}}',
+    );
     expect(await next()).toMatchObject({ id: 5, error: { code: -32602 } });
-    send('{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"workspace_read","arguments":{"path":7}}}');
+    send(
+      '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"workspace_read","arguments":{"path":7}}}',
+    );
     expect(await next()).toMatchObject({ id: 6, error: { code: -32602 } });
     send('{"jsonrpc":"2.0","id":7,"method":"ping"}');
     expect(await next()).toEqual({ jsonrpc: '2.0', id: 7, result: {} });

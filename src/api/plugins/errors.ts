@@ -37,12 +37,10 @@ export function describeZodIssues(error: ZodError): string {
 export const errorsPlugin = fp(
   async (app) => {
     app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
-      void reply
-        .code(404)
-        .send({
-          error: 'not_found',
-          message: `no route for ${request.method} ${request.url.split('?')[0]}`,
-        });
+      void reply.code(404).send({
+        error: 'not_found',
+        message: `no route for ${request.method} ${request.url.split('?')[0]}`,
+      });
     });
 
     app.setErrorHandler((err: FastifyError, request, reply) => {

@@ -34,34 +34,28 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
 
   app.get('/health', async (_req, reply) => {
     if (lifecycle.phase === 'stopping') {
-      return reply
-        .code(503)
-        .send({
-          status: 'unhealthy',
-          reason: 'shutting_down',
-          message: 'the service is shutting down',
-        });
+      return reply.code(503).send({
+        status: 'unhealthy',
+        reason: 'shutting_down',
+        message: 'the service is shutting down',
+      });
     }
     let setup: boolean;
     try {
       setup = await opts.setupComplete();
     } catch {
-      return reply
-        .code(503)
-        .send({
-          status: 'unhealthy',
-          reason: 'store_unavailable',
-          message: 'Redis is not reachable',
-        });
+      return reply.code(503).send({
+        status: 'unhealthy',
+        reason: 'store_unavailable',
+        message: 'Redis is not reachable',
+      });
     }
     if (!setup) {
-      return reply
-        .code(503)
-        .send({
-          status: 'unhealthy',
-          reason: 'setup_required',
-          message: 'no admin user exists yet; complete setup with POST /api/setup',
-        });
+      return reply.code(503).send({
+        status: 'unhealthy',
+        reason: 'setup_required',
+        message: 'no admin user exists yet; complete setup with POST /api/setup',
+      });
     }
     return {
       status: 'healthy',

@@ -92,13 +92,10 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
     const auth = request.headers.authorization ?? '';
     const match = /^Bearer (.+)$/i.exec(auth);
     if (!token || !match || !sameToken(match[1] as string, token)) {
-      void reply
-        .code(401)
-        .header('www-authenticate', 'Bearer')
-        .send({
-          error: 'unauthorized',
-          message: 'a valid bearer token (mcp.http.token) is required',
-        });
+      void reply.code(401).header('www-authenticate', 'Bearer').send({
+        error: 'unauthorized',
+        message: 'a valid bearer token (mcp.http.token) is required',
+      });
       return false;
     }
     return true;

@@ -241,7 +241,7 @@ function format(thread: Thread, args: Args, kw: Kw, self: Value): Value {
   return strFormat(thread, self as string, args, kw);
 }
 
-registerMethods('string', {
+const stringMethods: Record<string, Method> = {
   capitalize: noArgs('capitalize', (s) =>
     s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1).toLowerCase(),
   ),
@@ -277,4 +277,26 @@ registerMethods('string', {
   title: noArgs('title', title),
   upper: noArgs('upper', (s) => s.toUpperCase()),
   ...splitMethods,
-});
+};
+
+/** Methods whose work does not grow with the receiver's length. */
+const constantWork = new Set([
+  'startswith',
+  'endswith',
+  'elems',
+  'elem_ords',
+  'codepoints',
+  'codepoint_ords',
+  'removeprefix',
+]);
+
+// Every other method scans the receiver, so it is charged steps in proportion to its length.
+for (const [name, impl] of Object.entries(stringMethods)) {
+  if (constantWork.has(name)) continue;
+  stringMethods[name] = (thread, args, kw, self) => {
+    chargeWork(thread, (self as string).length);
+    return impl(thread, args, kw, self);
+  };
+}
+
+registerMethods('string', stringMethods);

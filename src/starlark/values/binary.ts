@@ -23,7 +23,6 @@ import { StarSet } from './set.js';
 import { formatPercent } from './percent-format.js';
 import { Tuple } from './tuple.js';
 import { typeName } from './type-name.js';
-import { lenOrNeg } from './sequence.js';
 import { chargeWork } from './work.js';
 import { SFloat, StarlarkError, StarlarkObject, type Thread, type Value } from './value.js';
 
@@ -161,6 +160,14 @@ function concat(x: Value, y: Value, thread: Thread | null): Value | undefined {
   return undefined;
 }
 
+/** Size of a container whose membership test is a linear scan (0 for hashed ones). */
+function linearLength(y: Value): number {
+  if (typeof y === 'string') return y.length;
+  if (y instanceof List || y instanceof Tuple) return y.items.length;
+  if (y instanceof Bytes) return y.data.length;
+  return 0;
+}
+
 function nonNumeric(op: string, x: Value, y: Value, thread: Thread | null): Value | undefined {
   switch (op) {
     case '+':
@@ -194,10 +201,10 @@ function nonNumeric(op: string, x: Value, y: Value, thread: Thread | null): Valu
     case '-':
       return x instanceof StarSet && y instanceof StarSet ? setDifference(x, y) : undefined;
     case 'in':
-      chargeWork(thread, lenOrNeg(y));
+      chargeWork(thread, linearLength(y));
       return contains(y, x);
     case 'not in':
-      chargeWork(thread, lenOrNeg(y));
+      chargeWork(thread, linearLength(y));
       return !contains(y, x);
     case '==':
       return equals(x, y);
