@@ -6,6 +6,7 @@ import {
   wantString,
 } from '../values/ops.js';
 import {
+  chargeWork,
   None,
   registerMethods,
   StarlarkError,
@@ -18,6 +19,17 @@ import { iterableArg } from './args.js';
 import { strFormat } from './str-format.js';
 import { splitMethods } from './str-split.js';
 import { stringView } from './string-iterables.js';
+import {
+  allChars,
+  alnumRe,
+  digitRe,
+  hasCasedAnd,
+  isLowerChar,
+  isUpperChar,
+  istitle,
+  letterRe,
+  title,
+} from './str-case.js';
 
 /** Methods of `str` (UTF-16 code units throughout, see values/value.ts). */
 
@@ -113,58 +125,6 @@ function noArgs(name: string, f: (s: string) => Value): Method {
     unpackPositional(name, args, kw, 0, 0);
     return f(self as string);
   };
-}
-
-const isUpperChar = (c: string): boolean => c !== c.toLowerCase() && c === c.toUpperCase();
-const isLowerChar = (c: string): boolean => c !== c.toUpperCase() && c === c.toLowerCase();
-const isCased = (c: string): boolean => c.toLowerCase() !== c.toUpperCase();
-const letterRe = /^\p{L}$/u;
-const digitRe = /^\p{Nd}$/u;
-const alnumRe = /^[\p{L}\p{N}]$/u;
-
-function allChars(s: string, test: (c: string) => boolean): boolean {
-  if (s.length === 0) return false;
-  for (const c of s) if (!test(c)) return false;
-  return true;
-}
-
-/** Python `title()`: a cased letter after an uncased character starts a word. */
-function title(s: string): string {
-  let out = '';
-  let prevCased = false;
-  for (const c of s) {
-    out += prevCased ? c.toLowerCase() : c.toUpperCase();
-    prevCased = isCased(c);
-  }
-  return out;
-}
-
-function istitle(s: string): boolean {
-  let prevCased = false;
-  let sawCased = false;
-  for (const c of s) {
-    if (isUpperChar(c)) {
-      if (prevCased) return false;
-      prevCased = true;
-      sawCased = true;
-    } else if (isLowerChar(c)) {
-      if (!prevCased) return false;
-      prevCased = true;
-      sawCased = true;
-    } else prevCased = false;
-  }
-  return sawCased;
-}
-
-function hasCasedAnd(s: string, ok: (c: string) => boolean): boolean {
-  let cased = false;
-  for (const c of s) {
-    if (isCased(c)) {
-      if (!ok(c)) return false;
-      cased = true;
-    }
-  }
-  return cased;
 }
 
 function join(thread: Thread, args: Args, kw: Kw, self: Value): Value {
