@@ -157,10 +157,12 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
     restartTimer = setTimeout(() => {
       restartTimer = null;
       if (stopping) return;
-      child = spawnEngine();
-      void waitHealthy(child).catch((err: unknown) => {
+      const proc = spawnEngine();
+      child = proc;
+      void waitHealthy(proc).catch((err: unknown) => {
         log.warn({ err }, 'engine did not become healthy after restart');
-        killGroup(child, 'SIGKILL');
+        // Its exit schedules the next attempt.
+        if (proc === child) killGroup(proc, 'SIGKILL');
       });
     }, delay);
     delay = Math.min(delay * 2, backoff.maxMs);
@@ -199,12 +201,14 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
     state = 'starting';
     starting = (async () => {
       port ??= engine.port ?? (await freePort());
-      child = spawnEngine();
+      const proc = spawnEngine();
+      child = proc;
       try {
-        await waitHealthy(child);
+        await waitHealthy(proc);
       } catch (err) {
-        // Keep trying in the background: the API answers 503 until the engine is up.
-        killGroup(child, 'SIGKILL');
+        // Its exit schedules a restart: the supervisor keeps trying in the background while
+        // the API answers 503.
+        if (proc === child) killGroup(proc, 'SIGKILL');
         starting = null;
         throw err;
       }
