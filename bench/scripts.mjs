@@ -148,3 +148,5 @@ await worker.close();
 await ctx.close();
 await redis.stop();
 rmSync(dir, { recursive: true, force: true });
+// BullMQ never closes the connection the queue client hands its QueueEvents: exit, not wait.
+process.exit(0);

@@ -5,6 +5,8 @@ import Fastify, {
   type FastifyInstance,
   type FastifyPluginAsync,
 } from 'fastify';
+import websocket from '@fastify/websocket';
+import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Context } from '../runtime/context.js';
 import type { Services } from '../runtime/services.js';
@@ -23,18 +25,21 @@ export interface AppOptions {
 }
 
 /** The whole HTTP application as one plugin, so tests and `server.ts` build it the same way. */
-export const stewardApp: FastifyPluginAsync<AppOptions> = async (app, { ctx, services }) => {
+const stewardAppPlugin: FastifyPluginAsync<AppOptions> = async (app, { ctx, services }) => {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(corsPlugin, { allowedOrigins: ctx.config.admin.cors.allowed_origins });
   await app.register(contextPlugin, { ctx });
+  // Frames up to 1 MiB reach the chat handler, which answers those over 64 KiB itself.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   await app.register(healthRoutes, {
     ctx,
     setupComplete: services.setupComplete,
     metrics: services.metrics,
+    engineStatus: () => (services.engine.hub.connected() ? 'connected' : 'unavailable'),
   });
 
   if (ctx.config.mcp.http.enabled) {
@@ -57,6 +62,9 @@ export const stewardApp: FastifyPluginAsync<AppOptions> = async (app, { ctx, ser
     { prefix: '/api' },
   );
 };
+
+/** Not encapsulated: its decorators (ctx, redis, queues, websocket) belong to the root. */
+export const stewardApp = fp(stewardAppPlugin, { name: 'steward' });
 
 /**
  * The tools pull in HTML, iCal and git libraries that take seconds to load on a busy machine;

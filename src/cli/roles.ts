@@ -20,15 +20,18 @@ type RoleOptions = Pick<BootOptions, 'configFile' | 'env'>;
 /** `steward start`: API, workers and (when configured) the supervised engine in one process. */
 export async function runStart(options: RoleOptions): Promise<void> {
   const ctx = await boot({ ...options, allowEmbeddedRedis: true });
-  const services = await createServices(ctx);
+  const services = await createServices(ctx, { superviseEngine: true });
   await reloadScripts(ctx, services);
   const workers = await startWorkers(ctx, services);
   const app = await listen(ctx, services);
   ctx.lifecycle.setCheck('mcp_server', true);
   ctx.lifecycle.markReady();
+  // The engine starts in the background: until it answers, session endpoints say 503.
+  void services.engine.start();
   installShutdown(ctx, async () => {
     await app.close();
     await workers.close();
+    await services.engine.stop();
   });
 }
 
@@ -40,7 +43,11 @@ export async function runApi(options: RoleOptions): Promise<void> {
   const app = await listen(ctx, services);
   ctx.lifecycle.setCheck('mcp_server', true);
   ctx.lifecycle.markReady();
-  installShutdown(ctx, () => app.close());
+  void services.engine.start();
+  installShutdown(ctx, async () => {
+    await app.close();
+    await services.engine.stop();
+  });
 }
 
 /** `steward worker`: BullMQ processors (script runs in Piscina threads, schedule runs). */

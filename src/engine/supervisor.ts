@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -116,13 +117,17 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
     };
   }
 
+  // Not the workspace: OpenCode loads plugins (code) and project config from its working
+  // directory, and the AI can write to the workspace through Steward's file tools.
+  const engineDir = path.join(config.paths.data, 'engine');
+
   function spawnEngine(): ChildProcess {
-    mkdirSync(config.paths.workspace, { recursive: true });
+    mkdirSync(engineDir, { recursive: true, mode: 0o700 });
     const [bin, ...prefix] = command as string[];
     const args = [...prefix, 'serve', '--hostname', '127.0.0.1', '--port', String(port), '--pure'];
     // Own process group, so stop() also ends the MCP servers the engine started.
     const proc = spawn(bin as string, args, {
-      cwd: config.paths.workspace,
+      cwd: engineDir,
       env: environment(),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -31,7 +31,7 @@ export async function boot(options: BootOptions): Promise<Context> {
     ? createStderrLogger(config.log.level)
     : createLogger(config.log.level);
   const { url, stop } = await resolveRedis(config, log, options.allowEmbeddedRedis);
-  const ctx = await createContext(config, log, url);
+  const ctx = await createContext(config, log, url, options.env);
   if (stop) ctx.onClose(stop);
   const warning = await durabilityWarning(ctx.redis);
   if (warning) log.warn(warning);

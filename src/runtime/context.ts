@@ -16,6 +16,9 @@ export interface Context {
   redis: Redis;
   queues: QueueClient;
   lifecycle: Lifecycle;
+  /** The process environment handed to the CLI (child processes such as the engine inherit
+   * an allow-listed part of it); nothing reads `process.env` directly. */
+  env: Readonly<Record<string, string | undefined>>;
   /** Closers run in reverse order of registration at shutdown. */
   onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
@@ -25,6 +28,7 @@ export async function createContext(
   config: LoadedConfig,
   log: Logger,
   redisUrl: string,
+  env: Readonly<Record<string, string | undefined>> = {},
 ): Promise<Context> {
   const redisTarget: RedisTarget = { url: redisUrl, prefix: config.redis.prefix };
   const redis = createRedis(redisTarget, 'store');
@@ -40,6 +44,7 @@ export async function createContext(
     redis,
     queues,
     lifecycle: createLifecycle(),
+    env,
     onClose(fn) {
       closers.push(fn);
     },

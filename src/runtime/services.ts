@@ -13,6 +13,12 @@ import { createRedactionService, type RedactionService } from '../secrets/redact
 import { createSecretStore, type SecretStore } from '../secrets/store.js';
 import { secretRoutes } from '../api/routes/secrets.js';
 import { createRedis } from '../store/redis.js';
+import { chatRoutes } from '../api/routes/chat-ws.js';
+import { modelRoutes } from '../api/routes/models.js';
+import { sessionRoutes } from '../api/routes/sessions.js';
+import { createEngineModule, type EngineModule } from '../engine/engine-module.js';
+import { createAgentRunner } from '../schedules/agent-runner.js';
+import { createStreamRedactor } from '../secrets/stream-redactor.js';
 import { createScheduleDeps } from '../schedules/schedule-deps.js';
 import { createSchedules, type Schedules } from '../schedules/create-schedules.js';
 import { createAuthModule } from '../auth/module.js';
@@ -50,6 +56,8 @@ export interface Services {
   scripts: ScriptService;
   /** Checked, queued, recorded script runs (API test endpoint, MCP tools, schedules). */
   scriptRunner: ScriptRunner;
+  /** The AI engine: client, shared event stream, sessions and models (start() in API roles). */
+  engine: EngineModule;
   /** Encrypted secret values (never returned by any endpoint). */
   secrets: SecretStore;
   /** The current redactor of this process, refreshed on every change of the secret set. */
@@ -63,7 +71,15 @@ export interface Services {
   };
 }
 
-export async function createServices(ctx: Context): Promise<Services> {
+export interface ServicesOptions {
+  /** `steward start` supervises `engine.command`; API replicas and workers only connect. */
+  superviseEngine?: boolean;
+}
+
+export async function createServices(
+  ctx: Context,
+  options: ServicesOptions = {},
+): Promise<Services> {
   const { redis } = ctx;
   const stats = createStatsStore(redis);
   const auth = await createAuthModule(ctx);
@@ -97,8 +113,18 @@ export async function createServices(ctx: Context): Promise<Services> {
     log: ctx.log,
   });
 
+  const engine = await createEngineModule({
+    config: ctx.config,
+    log: ctx.log,
+    redis,
+    redisUrl: ctx.redisTarget.url,
+    baseEnv: ctx.env,
+    supervise: options.superviseEngine ?? false,
+  });
+
   const schedules = createSchedules(
     createScheduleDeps(ctx, {
+      runAgent: createAgentRunner({ engine: engine.client, log: ctx.log }),
       scripts: scriptRunner,
       scriptExists: async (name) => (await scriptStore.get(name)) !== null,
       redact: (text) => scriptSecrets.redact(text),
@@ -137,6 +163,7 @@ export async function createServices(ctx: Context): Promise<Services> {
       secrets: async () => secrets.counts(await declaredNames()),
       threads: threadCount,
     },
+    engine,
     publicRoutes: [
       // First: cookies and @fastify/jwt on the /api scope, which the guards below rely on.
       async (api) => {
@@ -145,6 +172,16 @@ export async function createServices(ctx: Context): Promise<Services> {
       async (api) => {
         await api.register(setupRoutes, { auth });
         await api.register(authRoutes, { auth });
+      },
+      // The chat WebSocket verifies its `?token=` itself, before the upgrade.
+      async (api) => {
+        await api.register(chatRoutes, {
+          sessions: engine.sessions,
+          client: engine.client,
+          hub: engine.hub,
+          tokens: auth.tokens,
+          createRedactor: () => createStreamRedactor(redaction.current()),
+        });
       },
     ],
     protectedRoutes: [
@@ -159,6 +196,10 @@ export async function createServices(ctx: Context): Promise<Services> {
       },
       async (api) => {
         await api.register(secretRoutes, { secrets, declaredNames, redaction });
+      },
+      async (api) => {
+        await api.register(sessionRoutes, { sessions: engine.sessions });
+        await api.register(modelRoutes, { models: engine.models });
       },
     ],
     guards: authGuards(auth),

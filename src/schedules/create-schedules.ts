@@ -32,11 +32,9 @@ export function createSchedules(deps: SchedulesDeps) {
   const leaseMs = config.schedules.lock_ttl;
   const misfireWindowMs = config.schedules.misfire_window;
   const store = createScheduleStore(redis);
-  const runState = createRunState(redis, {
-    leaseMs,
-    // A claim must outlive every way the same firing can come back: a stalled job, a catch-up.
-    claimRetentionMs: Math.max(misfireWindowMs, 2 * leaseMs) + 60_000,
-  });
+  // A claim must outlive every way the same firing can come back: a stalled job, a catch-up.
+  const claimRetentionMs = Math.max(misfireWindowMs, 2 * leaseMs) + 60_000;
+  const runState = createRunState(redis, { leaseMs, claimRetentionMs });
   const sync = createSchedulerSync({
     redis,
     queue: queues.queue('scheduleRuns'),
@@ -80,7 +78,17 @@ export function createSchedules(deps: SchedulesDeps) {
     log: deps.log,
   });
   const deliver = createDeliveryProcessor({ providers, runState, store });
-  return { store, runState, sync, service, executor, deliver, providers, leaseMs };
+  return {
+    store,
+    runState,
+    sync,
+    service,
+    executor,
+    deliver,
+    providers,
+    leaseMs,
+    claimRetentionMs,
+  };
 }
 
 export type Schedules = ReturnType<typeof createSchedules>;

@@ -3,6 +3,7 @@ import type { DeliveryPayload } from '../queue/definitions.js';
 import type { RunOutcome, RunState, InFlight } from './run-state.js';
 import { parseMember } from './run-state.js';
 import type { ScheduleStore, StoredSchedule } from './schedule-store.js';
+import type { TickSpec } from './tick-groups.js';
 
 export interface ScriptOutcome {
   success: boolean;
@@ -22,7 +23,7 @@ export interface ExecutorDeps {
   redact(text: string): string;
   runScript?: RunScript;
   runAgent?: RunAgent;
-  /** Called after a run_once schedule disabled itself, to remove its job scheduler. */
+  /** Called after a run_once schedule disabled itself, to take it out of its tick group. */
   onDisabled(scheduleId: string): Promise<void>;
   enqueueDelivery(payload: DeliveryPayload): Promise<void>;
   misfireWindowMs: number;
@@ -116,53 +117,92 @@ export function createRunExecutor(deps: ExecutorDeps) {
     });
   }
 
-  return {
-    async execute(req: RunRequest): Promise<void> {
-      const s = await deps.store.getConfig(req.scheduleId);
-      if (!s) return;
-      if (req.fireTime !== null) {
-        if (req.fireTime <= s.misfire_through) return;
-        if (Date.now() - req.fireTime > deps.misfireWindowMs) {
-          const at = new Date().toISOString();
-          await deps.runState.skip(s.id, req.fireTime, {
-            id: randomBytes(12).toString('base64url'),
-            scheduled_at: new Date(req.fireTime).toISOString(),
-            started_at: null,
-            finished_at: at,
-            status: 'skipped',
-            error: `not run: picked up ${Math.round((Date.now() - req.fireTime) / 1000)} s after its fire time, outside the misfire window`,
-            output: '',
-          });
-          return;
-        }
-      }
-      const run: InFlight = {
-        scheduleId: s.id,
-        runId: randomBytes(12).toString('base64url'),
-        fireTime: req.fireTime,
-        startedAt: new Date().toISOString(),
-      };
-      const claim = await deps.runState.claim(run, req.jobId);
-      if (claim === 'duplicate') return onDuplicate(deps.runState.claimKey(run, req.jobId));
-      if (claim !== 'claimed') return;
+  /** Runs a claimed run to its end: lease renewal while in flight, then finalisation. */
+  async function runClaimed(s: StoredSchedule, run: InFlight): Promise<void> {
+    const heartbeat = setInterval(
+      () => {
+        deps.runState
+          .renew(run)
+          .catch((err: Error) => deps.log.warn({ err: err.message }, 'lease renewal failed'));
+      },
+      Math.max(100, Math.floor(deps.leaseMs / 3)),
+    );
+    let result: Pick<RunOutcome, 'status' | 'error' | 'output'>;
+    try {
+      result = await perform(s);
+    } catch (err) {
+      result = { status: 'error', error: (err as Error).message, output: '' };
+    } finally {
+      clearInterval(heartbeat);
+    }
+    await finalize(s, run, result);
+  }
 
-      const heartbeat = setInterval(
-        () => {
-          deps.runState
-            .renew(run)
-            .catch((err: Error) => deps.log.warn({ err: err.message }, 'lease renewal failed'));
-        },
-        Math.max(100, Math.floor(deps.leaseMs / 3)),
-      );
-      let result: Pick<RunOutcome, 'status' | 'error' | 'output'>;
-      try {
-        result = await perform(s);
-      } catch (err) {
-        result = { status: 'error', error: (err as Error).message, output: '' };
-      } finally {
-        clearInterval(heartbeat);
+  const newRun = (s: StoredSchedule, fireTime: number | null, startedAt = new Date()) => ({
+    scheduleId: s.id,
+    runId: randomBytes(12).toString('base64url'),
+    fireTime,
+    startedAt: startedAt.toISOString(),
+  });
+
+  async function execute(req: RunRequest): Promise<void> {
+    const s = await deps.store.getConfig(req.scheduleId);
+    if (!s) return;
+    if (req.fireTime !== null) {
+      if (req.fireTime <= s.misfire_through) return;
+      if (Date.now() - req.fireTime > deps.misfireWindowMs) {
+        const at = new Date().toISOString();
+        await deps.runState.skip(s.id, req.fireTime, {
+          id: randomBytes(12).toString('base64url'),
+          scheduled_at: new Date(req.fireTime).toISOString(),
+          started_at: null,
+          finished_at: at,
+          status: 'skipped',
+          error: `not run: picked up ${Math.round((Date.now() - req.fireTime) / 1000)} s after its fire time, outside the misfire window`,
+          output: '',
+        });
+        return;
       }
-      await finalize(s, run, result);
+    }
+    const run: InFlight = newRun(s, req.fireTime);
+    const claim = await deps.runState.claim(run, req.jobId);
+    if (claim === 'duplicate') return onDuplicate(deps.runState.claimKey(run, req.jobId));
+    if (claim !== 'claimed') return;
+    await runClaimed(s, run);
+  }
+
+  return {
+    execute,
+    /**
+     * One tick's firing for a batch of schedules: reads them and claims every (id, fire time)
+     * in pipelined round trips, then starts each claimed run at once. Schedules that left the
+     * tick's group since (disabled, cron or zone changed) are passed over. Resolves once the
+     * runs have started, with one promise per started run (its end).
+     */
+    async startBatch(
+      ids: string[],
+      fireTime: number,
+      tick: TickSpec,
+    ): Promise<Array<Promise<void>>> {
+      const rows = await Promise.all(ids.map((id) => deps.store.getConfig(id)));
+      const members = rows.filter(
+        (s): s is StoredSchedule =>
+          s !== null && s.enabled && s.cron_expr === tick.pattern && s.timezone === tick.tz,
+      );
+      // Picked up too late: the single-run path records each as skipped.
+      if (Date.now() - fireTime > deps.misfireWindowMs) {
+        return members.map((s) => execute({ scheduleId: s.id, fireTime, jobId: 'tick' }));
+      }
+      const startedAt = new Date();
+      const runs = members
+        .filter((s) => fireTime > s.misfire_through)
+        .map((s) => ({ s, run: newRun(s, fireTime, startedAt) }));
+      const claims = await Promise.all(runs.map(({ run }) => deps.runState.claim(run, 'tick')));
+      return runs.flatMap(({ s, run }, i) => {
+        if (claims[i] === 'claimed') return [runClaimed(s, run)];
+        if (claims[i] === 'duplicate') return [onDuplicate(deps.runState.claimKey(run, 'tick'))];
+        return [];
+      });
     },
     /** Ends runs whose lease expired (their worker died); safe to call from every replica. */
     async sweepExpired(now = Date.now()): Promise<number> {

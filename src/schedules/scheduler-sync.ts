@@ -6,6 +6,7 @@ import type { Redis } from '../store/redis.js';
 import { firesBetween } from './cron.js';
 import type { RunState } from './run-state.js';
 import type { ScheduleStore, StoredSchedule } from './schedule-store.js';
+import { createTickGroups, tickSchedulerId, wantedGroup, type TickChange } from './tick-groups.js';
 import { withLock } from './with-lock.js';
 
 /** Finished schedule-run jobs are only bookkeeping: the run history lives on the schedule. */
@@ -33,34 +34,18 @@ export interface ReconcileReport {
 }
 
 /**
- * Keeps BullMQ's job schedulers equal to the store: one scheduler per enabled schedule, keyed by
- * the schedule id. Single syncs hold the schedule's lock and read it fresh, so concurrent
- * mutations converge on the last written state whatever order their syncs run in.
+ * Keeps BullMQ's job schedulers equal to the store: one tick scheduler per (cron pattern, zone)
+ * that some enabled schedule uses (see tick-groups.ts). Single syncs hold the schedule's lock and
+ * read it fresh, so concurrent mutations converge on the last written state whatever order their
+ * syncs run in.
  */
 export function createSchedulerSync(deps: SchedulerSyncDeps) {
   const { queue, store } = deps;
+  const groups = createTickGroups({ redis: deps.redis, queue });
 
-  /** Makes the scheduler match `s` (null: removed). Callers hold the schedule's lock. */
-  async function apply(
-    id: string,
-    s: StoredSchedule | null,
-  ): Promise<'upserted' | 'removed' | 'same'> {
-    if (!s || !s.enabled) {
-      return (await queue.removeJobScheduler(id)) ? 'removed' : 'same';
-    }
-    const current = await queue.getJobScheduler(id);
-    if (current && current.pattern === s.cron_expr && current.tz === s.timezone) return 'same';
-    await queue.upsertJobScheduler(
-      id,
-      { pattern: s.cron_expr, tz: s.timezone },
-      {
-        name: queues.scheduleRuns.name,
-        // The fire time is not known here: the worker reads it from the job (opts.prevMillis).
-        data: { scheduleId: id, fireTime: null },
-        opts: scheduleJobOptions,
-      },
-    );
-    return 'upserted';
+  /** Puts `id` in the group `s` wants (null: none) and fixes the tick schedulers. Callers lock. */
+  async function apply(id: string, s: StoredSchedule | null): Promise<TickChange> {
+    return groups.place(id, s);
   }
 
   const lockOf = (id: string) => keys.scheduleLock(id);
@@ -110,11 +95,12 @@ export function createSchedulerSync(deps: SchedulerSyncDeps) {
 
   return {
     apply,
+    groups,
     syncOne,
     lockOf,
     /**
-     * Run by each worker as it starts, one replica at a time: schedulers the store wants and
-     * BullMQ lacks (or has with another pattern) are upserted, orphans removed, and firings
+     * Run by each worker as it starts, one replica at a time: group memberships are fixed, tick
+     * schedulers the store wants and BullMQ lacks are upserted, orphans removed, and firings
      * missed while no worker ran are caught up or recorded as skipped.
      */
     async reconcile(now = Date.now()): Promise<ReconcileReport> {
@@ -124,20 +110,34 @@ export function createSchedulerSync(deps: SchedulerSyncDeps) {
         async () => {
           const report: ReconcileReport = { upserted: 0, removed: 0, caughtUp: 0, skipped: 0 };
           // Schedulers first, store second: a scheduler seen here was written after its store row.
-          const existing = new Map<string, { pattern?: string | null; tz?: string | null }>();
-          for (const js of await queue.getJobSchedulers(0, -1)) existing.set(js.key, js);
+          const existing = new Set((await queue.getJobSchedulers(0, -1)).map((js) => js.key));
+          const placed = await groups.assignments();
           const schedules = await store.list();
-          const wanted = new Set<string>();
+          const wantedTicks = new Set<string>();
+          const count = (change: TickChange) => {
+            if (change === 'upserted') report.upserted++;
+            if (change === 'removed') report.removed++;
+          };
           for (const s of schedules) {
-            if (!s.enabled) continue;
-            wanted.add(s.id);
-            const js = existing.get(s.id);
-            if (!js || js.pattern !== s.cron_expr || js.tz !== s.timezone) {
-              if ((await syncOne(s.id)) === 'upserted') report.upserted++;
+            const want = wantedGroup(s);
+            if (want) wantedTicks.add(tickSchedulerId(want.group));
+            const misplaced = (placed.get(s.id) ?? null) !== (want?.group ?? null);
+            if (misplaced || (want && !existing.has(tickSchedulerId(want.group)))) {
+              count(await syncOne(s.id));
+              if (want) existing.add(tickSchedulerId(want.group));
             }
+            placed.delete(s.id);
           }
-          for (const key of existing.keys()) {
-            if (!wanted.has(key) && (await syncOne(key)) === 'removed') report.removed++;
+          // Recorded members whose schedule row is gone.
+          for (const id of placed.keys()) count(await syncOne(id));
+          for (const key of existing) {
+            if (wantedTicks.has(key)) continue;
+            // Per-schedule schedulers of the earlier design are orphans too.
+            if (!key.startsWith(tickSchedulerId(''))) {
+              if (await queue.removeJobScheduler(key)) report.removed++;
+            } else {
+              count(await groups.ensureTick(key.slice(tickSchedulerId('').length), null));
+            }
           }
           for (const s of schedules) {
             if (!s.enabled) continue;

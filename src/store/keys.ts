@@ -42,6 +42,20 @@ export const keys = {
   scheduleRunning: () => 'schedules:running',
   scheduleLock: (id: string) => `lock:schedule:${id}`,
   schedulerLock: () => 'lock:schedulers',
+  /** Hash: schedule id → the tick group (hash of cron pattern + zone) it fires with. */
+  scheduleGroupOf: () => 'schedules:group-of',
+  /** Set of the enabled schedule ids sharing one (cron pattern, zone): one tick fires them all. */
+  scheduleGroup: (group: string) => `schedules:by-pattern:${group}`,
+  /** Hash: group → its {group, pattern, tz} (the tick job's data), kept while it has members. */
+  scheduleGroupSpecs: () => 'schedules:group-specs',
+  scheduleGroupLock: (group: string) => `lock:schedule-group:${group}`,
+  /** Claim of one tick (a group's fire time): the worker that wins it fans the firing out. */
+  scheduleTick: (group: string, fireTime: number) => `schedules:tick:${group}:${fireTime}`,
+  /** List of the tick's schedule ids not yet taken by a worker (LPOP in batches). */
+  scheduleTickPending: (group: string, fireTime: number) =>
+    `schedules:tick:${group}:${fireTime}:pending`,
+  /** Pub/sub channel, not a key (see redactionChannel): "a tick has runs to take". */
+  scheduleTickChannel: (prefix: string) => `${prefix}schedules:ticks`,
 
   // Engine
   activeSession: () => 'engine:active_session',

@@ -5,6 +5,7 @@ import { startWorkers, type RunningWorkers } from '../../src/workers/start.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { adminToken } from '../support/auth.js';
 import { scheduleHarness, waitFor } from '../schedules/harness.js';
+import { tickState } from '../schedules/ticks.js';
 
 const script = {
   name: 'nightly',
@@ -149,9 +150,7 @@ describe('schedule runs through the API', () => {
       return r.last_run_status === 'success' && !r.enabled ? r : null;
     });
     expect(done.enabled).toBe(false);
-    await waitFor(
-      async () => (await t.ctx.queues.queue('scheduleRuns').getJobScheduler(s.id)) === undefined,
-    );
+    await waitFor(async () => !(await tickState(t.ctx, s.id, '0 3 * * *')).member);
   });
 });
 

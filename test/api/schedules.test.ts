@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { adminToken } from '../support/auth.js';
+import { tickState } from '../schedules/ticks.js';
 
 const script = {
   name: 'nightly',
@@ -64,9 +65,10 @@ describe('schedule endpoints', () => {
     expect(one.json().last_run_status).toBeUndefined();
     const list = await inject({ method: 'GET', url: '/api/schedules' });
     expect(list.json().schedules.map((x: { id: string }) => x.id)).toContain(s.id);
-    // Enabled → a job scheduler exists with the pattern and zone.
-    const js = await t.ctx.queues.queue('scheduleRuns').getJobScheduler(s.id);
-    expect(js).toMatchObject({ pattern: '0 3 * * *', tz: 'UTC' });
+    // Enabled → a member of its (pattern, zone) group, whose tick scheduler exists.
+    const tick = await tickState(t.ctx, s.id, '0 3 * * *');
+    expect(tick.member).toBe(true);
+    expect(tick.scheduler).toMatchObject({ pattern: '0 3 * * *', tz: 'UTC' });
   });
 
   it('answers 400 for invalid JSON, missing fields and type-specific requirements', async () => {
@@ -140,10 +142,10 @@ describe('schedule endpoints', () => {
       output_target: { provider: 'webhook', channel_id: 'ops' },
       last_run_error: '',
     });
-    expect(await t.ctx.queues.queue('scheduleRuns').getJobScheduler(s.id)).toMatchObject({
-      pattern: '*/15 * * * *',
-      tz: 'Europe/Paris',
-    });
+    const moved = await tickState(t.ctx, s.id, '*/15 * * * *', 'Europe/Paris');
+    expect(moved.member).toBe(true);
+    expect(moved.scheduler).toMatchObject({ pattern: '*/15 * * * *', tz: 'Europe/Paris' });
+    expect((await tickState(t.ctx, s.id, '0 3 * * *')).member).toBe(false);
     // Changing the type re-checks the fields the new type needs.
     const toAgent = await inject({
       method: 'PUT',
@@ -180,16 +182,17 @@ describe('schedule endpoints', () => {
 
   it('disables and enables (scheduler removed and restored), 404 for unknown ids', async () => {
     const s = (await post(script)).json();
-    const q = t.ctx.queues.queue('scheduleRuns');
     const off = await inject({ method: 'POST', url: `/api/schedules/${s.id}/disable` });
     expect(off.json()).toEqual({ status: 'disabled' });
-    expect(await q.getJobScheduler(s.id)).toBeUndefined();
+    expect((await tickState(t.ctx, s.id, '0 3 * * *')).member).toBe(false);
     expect((await inject({ method: 'GET', url: `/api/schedules/${s.id}` })).json().enabled).toBe(
       false,
     );
     const on = await inject({ method: 'POST', url: `/api/schedules/${s.id}/enable` });
     expect(on.json()).toEqual({ status: 'enabled' });
-    expect(await q.getJobScheduler(s.id)).toMatchObject({ pattern: '0 3 * * *' });
+    const back = await tickState(t.ctx, s.id, '0 3 * * *');
+    expect(back.member).toBe(true);
+    expect(back.scheduler).toMatchObject({ pattern: '0 3 * * *' });
     for (const action of ['enable', 'disable', 'run']) {
       const r = await inject({ method: 'POST', url: `/api/schedules/unknown/${action}` });
       expect(r.statusCode).toBe(404);
@@ -204,14 +207,14 @@ describe('schedule endpoints', () => {
   it('creates disabled schedules without a scheduler', async () => {
     const s = (await post({ ...script, enabled: false })).json();
     expect(s.enabled).toBe(false);
-    expect(await t.ctx.queues.queue('scheduleRuns').getJobScheduler(s.id)).toBeUndefined();
+    expect((await tickState(t.ctx, s.id, '0 3 * * *')).member).toBe(false);
   });
 
   it('deletes (204, scheduler gone, then 404)', async () => {
     const s = (await post(script)).json();
     const del = await inject({ method: 'DELETE', url: `/api/schedules/${s.id}` });
     expect(del.statusCode).toBe(204);
-    expect(await t.ctx.queues.queue('scheduleRuns').getJobScheduler(s.id)).toBeUndefined();
+    expect((await tickState(t.ctx, s.id, '0 3 * * *')).member).toBe(false);
     expect((await inject({ method: 'DELETE', url: `/api/schedules/${s.id}` })).statusCode).toBe(
       404,
     );

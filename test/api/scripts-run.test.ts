@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedactor } from '../../src/secrets/redactor.js';
 import {
   startScriptRunWorker,
   type RunningScriptWorker,
@@ -38,12 +37,9 @@ beforeAll(async () => {
     'egress.allow': ['127.0.0.1'],
     'scripts.limits.http_requests': 3,
   });
-  const redactor = createRedactor([{ name: 'API_KEY', value: secretValue }]);
-  // The secret store's two functions, as services.ts wires them once it exists.
-  Object.assign(h.services.scriptSecrets, {
-    getSecret: async (name: string) => (name === 'API_KEY' ? secretValue : null),
-    redact: (text: string) => redactor.redact(text),
-  });
+  // The real secret store and redactor: the value is stored encrypted, runs read it back.
+  await h.services.secrets.set('API_KEY', secretValue);
+  await h.services.redaction.refresh();
   worker = await startScriptRunWorker(h.ctx, {
     store: h.services.scripts.store,
     getSecret: (name) => h.services.scriptSecrets.getSecret(name),

@@ -163,3 +163,43 @@ describe('engine supervisor', () => {
     });
   });
 });
+
+describe('engine supervisor with an engine that never answers', () => {
+  it('rejects start after engine.start_timeout, keeps retrying, and stops cleanly', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'steward-supervisor-'));
+    const config = loadConfig({
+      cwd: root,
+      overrides: {
+        // Accepts the serve arguments and never listens.
+        'engine.command': [process.execPath, '-e', 'setInterval(() => {}, 1000)'],
+        'engine.start_timeout': 500,
+      },
+    });
+    const supervisor = createEngineSupervisor({
+      config,
+      log,
+      mcpEnv: {},
+      baseEnv: { PATH: process.env.PATH },
+      backoff: { initialMs: 100, maxMs: 200 },
+      stopGraceMs: 500,
+    });
+    try {
+      await expect(supervisor.start()).rejects.toMatchObject({
+        code: 'engine_unavailable',
+        message: 'AI engine did not start within 500 ms',
+      });
+      await until(() => supervisor.status() === 'restarting', 3000, 'restarting');
+      const first = supervisor.pid();
+      await until(
+        () => supervisor.pid() !== undefined && supervisor.pid() !== first,
+        5000,
+        'a new attempt',
+      );
+    } finally {
+      await supervisor.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
+    expect(supervisor.status()).toBe('stopped');
+    expect(supervisor.pid()).toBeUndefined();
+  });
+});

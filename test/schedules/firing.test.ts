@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunScript } from '../../src/schedules/run-executor.js';
 import { keys } from '../../src/store/keys.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from './harness.js';
+import { tickState } from './ticks.js';
 
 const okScript: RunScript = async (name) => ({
   success: true,
@@ -74,9 +75,11 @@ describe('cron firing in process', () => {
       run_once: true,
     });
     await waitFor(async () => !(await h!.schedules.store.get(s.id))?.enabled, 10_000, 'disabled');
-    await waitFor(
-      async () => (await h!.t.ctx.queues.queue('scheduleRuns').getJobScheduler(s.id)) === undefined,
-    );
+    // Its group's only member: the tick scheduler goes with it.
+    await waitFor(async () => {
+      const tick = await tickState(h!.t.ctx, s.id, '*/1 * * * * *');
+      return !tick.member && tick.scheduler === undefined;
+    });
     await new Promise((r) => setTimeout(r, 1500));
     expect(await h.schedules.store.runs(s.id)).toHaveLength(1);
   });

@@ -6,7 +6,7 @@ import { buildApp } from '../../src/api/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createContext, type Context } from '../../src/runtime/context.js';
-import { createServices, type Services } from '../../src/runtime/services.js';
+import { createServices, type Services, type ServicesOptions } from '../../src/runtime/services.js';
 import { dropPrefix, testRedisUrl, uniquePrefix } from './redis.js';
 
 export interface TestContext {
@@ -70,9 +70,10 @@ export async function createTestApp(
   overrides: Record<string, unknown> = {},
   label = 'app',
   share?: SharedDeployment,
+  serviceOptions: ServicesOptions = {},
 ): Promise<TestApp> {
   const base = await createTestContext(overrides, label, share);
-  const services = await createServices(base.ctx);
+  const services = await createServices(base.ctx, serviceOptions);
   const app = await buildApp({ ctx: base.ctx, services });
   await app.ready();
   base.ctx.lifecycle.setCheck('mcp_server', true);
@@ -83,6 +84,7 @@ export async function createTestApp(
     services,
     async close() {
       await app.close();
+      await services.engine.stop();
       await base.close();
     },
   };

@@ -7,14 +7,17 @@ export default class CountReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const mod of modules) {
+      let failedHere = 0;
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
-      // A file that failed to load has no tests but must still count as a failure.
-      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+      // A file that failed to load, or whose hooks failed (its tests then show as skipped),
+      // must still count as a failure.
+      if (failedHere === 0 && mod.state() === 'failed') failedHere = 1;
+      failed += failedHere;
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }

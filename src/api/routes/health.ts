@@ -8,6 +8,8 @@ export interface HealthOptions {
   ctx: Context;
   setupComplete(): Promise<boolean>;
   metrics: MetricsSources;
+  /** Whether the AI engine answers (reported by /health, never a reason for 503). */
+  engineStatus(): 'connected' | 'unavailable';
 }
 
 function formatUptime(ms: number): string {
@@ -61,6 +63,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
       status: 'healthy',
       uptime: formatUptime(Date.now() - lifecycle.startedAt),
       version: VERSION,
+      engine: opts.engineStatus(),
     };
   });
 

@@ -1,4 +1,4 @@
-import { binary, truth, type Value } from '../values/index.js';
+import { binary, normInt, truth, type Value } from '../values/index.js';
 import type * as A from '../syntax/ast.js';
 import { compileExpr, type Eval } from './compile-expr.js';
 import { encodePos, type FnCtx } from './context.js';
@@ -21,6 +21,8 @@ function constRight(op: string, x: Eval, k: number, p: number): Eval | null {
     f.pos = p;
     return binary(op, a, k, f.thread);
   };
+  // Big ints meet small constants in hashing and PRNG loops; the constant is converted once.
+  const kb = BigInt(k);
   switch (op) {
     case '+':
       return (f) => {
@@ -28,7 +30,7 @@ function constRight(op: string, x: Eval, k: number, p: number): Eval | null {
         if (typeof a === 'number') {
           const r = a + k;
           if (r <= MAX && r >= MIN) return r;
-        }
+        } else if (typeof a === 'bigint') return normInt(a + kb);
         return slow(f, a);
       };
     case '-':
@@ -44,7 +46,12 @@ function constRight(op: string, x: Eval, k: number, p: number): Eval | null {
       if (k <= 0) return null;
       return (f) => {
         const a = x(f);
-        return typeof a === 'number' && a >= 0 ? a % k : slow(f, a);
+        if (typeof a === 'number') return a >= 0 ? a % k : slow(f, a);
+        if (typeof a === 'bigint') {
+          const r = a % kb;
+          return Number(r < 0n ? r + kb : r);
+        }
+        return slow(f, a);
       };
     case '<':
       return (f) => {
@@ -134,8 +141,10 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
         const b = y(f);
         if (typeof a === 'number' && typeof b === 'number') {
           const r = a * b;
-          if (r <= MAX && r >= MIN && r !== 0) return r;
           if (r === 0) return 0;
+          if (r <= MAX && r >= MIN) return r;
+          // Rounding is monotonic, so an unsafe rounded product means an unsafe exact one.
+          return BigInt(a) * BigInt(b);
         }
         f.pos = p;
         return binary('*', a, b, f.thread);

@@ -1,11 +1,14 @@
 import {
   Dict,
   StarlarkError,
+  StarlarkObject,
   callMethod,
   getAttr,
   isCallable,
   iterate,
+  lookupMethod,
   typeName,
+  type BuiltinImpl,
   type Value,
 } from '../values/index.js';
 import type * as A from '../syntax/ast.js';
@@ -42,6 +45,13 @@ export function callValue(
     }
   }
   throw new StarlarkError(`invalid call of non-function (${typeName(fn)})`);
+}
+
+const baseGetAttr = StarlarkObject.prototype.getAttr;
+
+/** True when `x` has no attributes beyond its type's native methods. */
+function ownAttrsFree(x: Value): boolean {
+  return typeof x !== 'object' || !(x instanceof StarlarkObject) || x.getAttr === baseGetAttr;
 }
 
 type ArgStep = (f: Frame, args: Value[], kw: { list: Array<[string, Value]> | null }) => void;
@@ -104,10 +114,25 @@ export function callExpr(c: FnCtx, e: A.CallExpr): Eval {
       const recv = compileExpr(c, e.fn.x);
       const name = e.fn.name;
       const dp = encodePos(e.fn);
+      // Inline cache: the native method last found here, by receiver type name. Receivers
+      // with their own attributes (host objects) always take the general path.
+      let cachedType = '';
+      let cachedImpl: BuiltinImpl | undefined;
       return (f) => {
         const r = recv(f);
         const args = mkArgs(f);
         f.pos = p;
+        const t = typeName(r);
+        if (t === cachedType && ownAttrsFree(r))
+          return (cachedImpl as BuiltinImpl)(f.thread, args, null, r);
+        if (ownAttrsFree(r)) {
+          const impl = lookupMethod(t, name);
+          if (impl !== undefined) {
+            cachedType = t;
+            cachedImpl = impl;
+            return impl(f.thread, args, null, r);
+          }
+        }
         const v = callMethod(f.thread, r, name, args, null);
         if (v !== undefined) return v;
         f.pos = dp;

@@ -166,7 +166,7 @@ function indexExpr(c: FnCtx, e: A.IndexExpr): Eval {
   return (f) => {
     const a = x(f);
     const i = k(f);
-    if (typeof i === 'number' && a instanceof List) {
+    if (typeof i === 'number' && (a instanceof List || a instanceof Tuple)) {
       const items = a.items;
       const j = i < 0 ? i + items.length : i;
       if (j >= 0 && j < items.length) return items[j] as Value;

@@ -96,6 +96,13 @@ export class StarFunction extends StarlarkObject implements Callable {
   call(thread: Thread, args: Value[], kwargs: Array<[string, Value]> | null): Value {
     if (!(thread instanceof EvalThread))
       throw new StarlarkError(`function ${this.name} called from a foreign thread`);
+    const code = this.code;
+    if (kwargs === null && code.simple && args.length === code.scope.numParams) {
+      // Host callers (sorted's key, map-like builtins) may reuse `args`, so copy it.
+      const locals: Array<Value | undefined> = args.slice();
+      for (let i = args.length; i < code.nlocals; i++) locals.push(undefined);
+      return invoke(thread, this, locals);
+    }
     return invoke(thread, this, bindArgs(this, args, kwargs));
   }
 }

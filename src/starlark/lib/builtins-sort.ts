@@ -39,16 +39,85 @@ function sortIndices(order: number[], keys: Value[], reverse: boolean): void {
   const kind = homogeneous(keys);
   if (kind === 'number') {
     const k = keys as number[];
-    order.sort(reverse ? (i, j) => k[j]! - k[i]! : (i, j) => k[i]! - k[j]!);
+    if (!packedIntSort(order, k, reverse))
+      order.sort(reverse ? (i, j) => k[j]! - k[i]! : (i, j) => k[i]! - k[j]!);
   } else if (kind === 'string') {
     const k = keys as string[];
-    order.sort(reverse ? (i, j) => strCmp(k[j]!, k[i]!) : (i, j) => strCmp(k[i]!, k[j]!));
+    if (!groupedStrSort(order, k, reverse))
+      order.sort(reverse ? (i, j) => strCmp(k[j]!, k[i]!) : (i, j) => strCmp(k[i]!, k[j]!));
   } else {
     stableSort(
       order,
       reverse ? (i, j) => cmp(keys[j]!, keys[i]!) < 0 : (i, j) => cmp(keys[i]!, keys[j]!) < 0,
     );
   }
+}
+
+const INDEX_BITS = 2 ** 21;
+
+/**
+ * Int keys whose spread fits in 32 bits sort with no comparator calls: the key's offset and
+ * the element's index pack exactly into one float64 (below 2^53), and the index breaks ties,
+ * so the native numeric sort is stable. Returns false when the keys do not fit.
+ */
+function packedIntSort(order: number[], k: number[], reverse: boolean): boolean {
+  const n = k.length;
+  if (n >= INDEX_BITS) return false;
+  let min = k[0]!;
+  let max = min;
+  for (let i = 1; i < n; i++) {
+    const x = k[i]!;
+    if (x < min) min = x;
+    else if (x > max) max = x;
+  }
+  if (max - min >= 2 ** 32) return false;
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i++) packed[i] = (reverse ? max - k[i]! : k[i]! - min) * INDEX_BITS + i;
+  packed.sort();
+  for (let i = 0; i < n; i++) order[i] = packed[i]! % INDEX_BITS;
+  return true;
+}
+
+/**
+ * String keys with many repeats (at most one distinct key per four elements) sort by sorting
+ * the distinct keys and then placing elements by a counting sort, which keeps ties in input
+ * order. Returns false, having changed nothing, when the keys are too varied.
+ */
+function groupedStrSort(order: number[], k: string[], reverse: boolean): boolean {
+  const n = k.length;
+  const ids = new Map<string, number>();
+  const distinct: string[] = [];
+  const group = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = k[i]!;
+    let g = ids.get(s);
+    if (g === undefined) {
+      g = distinct.length;
+      if (g * 4 > n) return false;
+      ids.set(s, g);
+      distinct.push(s);
+    }
+    group[i] = g;
+  }
+  const d = distinct.length;
+  const byKey = distinct.map((_, g) => g);
+  byKey.sort(
+    reverse
+      ? (a, b) => strCmp(distinct[b]!, distinct[a]!)
+      : (a, b) => strCmp(distinct[a]!, distinct[b]!),
+  );
+  // start[g]: first output position of group g.
+  const start = new Int32Array(d);
+  const count = new Int32Array(d);
+  for (let i = 0; i < n; i++) count[group[i]!]!++;
+  let pos = 0;
+  for (let r = 0; r < d; r++) {
+    const g = byKey[r]!;
+    start[g] = pos;
+    pos += count[g]!;
+  }
+  for (let i = 0; i < n; i++) order[start[group[i]!]!++] = i;
+  return true;
 }
 
 function strCmp(a: string, b: string): number {

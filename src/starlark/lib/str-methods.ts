@@ -84,6 +84,9 @@ function count(_t: Thread, args: Args, kw: Kw, self: Value): Value {
 function affixImpl(name: string, suffix: boolean): Method {
   return (_t, args, kw, self) => {
     const s = self as string;
+    // The common `s.startswith("x")` needs no argument unpacking.
+    if (kw === null && args.length === 1 && typeof args[0] === 'string')
+      return suffix ? s.endsWith(args[0]) : s.startsWith(args[0]);
     const [x, start, end] = unpackArgs(name, args, kw, [
       suffix ? 'suffix' : 'prefix',
       'start??',

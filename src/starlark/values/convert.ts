@@ -40,6 +40,13 @@ export function toStarlark(js: unknown): Value {
       if (Array.isArray(js)) return new List(js.map(toStarlark));
       if (js instanceof Uint8Array) return new Bytes(js.slice());
       const d = new Dict();
+      const proto: unknown = Object.getPrototypeOf(js);
+      if (!(js instanceof Map) && proto !== Object.prototype && proto !== null) {
+        // Class instances (Date, Error, ...) have no faithful JSON-like form.
+        throw new StarlarkError(
+          `cannot convert JS ${js.constructor.name} object to a Starlark value`,
+        );
+      }
       if (js instanceof Map) for (const [k, v] of js) d.put(toStarlark(k), toStarlark(v));
       else for (const [k, v] of Object.entries(js)) d.put(k, toStarlark(v));
       return d;

@@ -2,6 +2,8 @@ import { Worker, type Job } from 'bullmq';
 import { queues, scheduleRunPayload } from '../../queue/definitions.js';
 import type { Context } from '../../runtime/context.js';
 import type { Schedules } from '../../schedules/create-schedules.js';
+import { tickJobName, tickPayload } from '../../schedules/tick-groups.js';
+import { createLimiter, createTickRunner } from '../../schedules/tick-runner.js';
 import { bullPrefix, createRedis } from '../../store/redis.js';
 
 export interface RunningScheduleWorkers {
@@ -24,8 +26,9 @@ export function fireTimeOf(
 }
 
 /**
- * Starts this process's `schedule-runs` and `deliveries` workers. First reconciles the job
- * schedulers with the store (one replica at a time, under a Redis mutex) and ends runs left
+ * Starts this process's `schedule-runs` and `deliveries` workers: `tick` jobs fan a firing out to
+ * the schedules of their group (see tick-runner.ts), other jobs are one run (manual, catch-up).
+ * First reconciles the tick groups and their job schedulers with the store (one replica at a time, under a Redis mutex) and ends runs left
  * `running` by a dead worker; then keeps sweeping expired run leases.
  */
 export async function startScheduleWorkers(
@@ -38,16 +41,41 @@ export async function startScheduleWorkers(
   await schedules.executor.sweepExpired();
 
   const prefix = bullPrefix(ctx.redisTarget.prefix);
+  const limiter = createLimiter(ctx.config.schedules.concurrency);
+  const ticks = createTickRunner({
+    redis: ctx.redis,
+    groups: schedules.sync.groups,
+    executor: schedules.executor,
+    limiter,
+    prefix: ctx.redisTarget.prefix,
+    retentionMs: schedules.claimRetentionMs,
+    // A tick with more members than one process starts at once is shared with the others.
+    batchSize: Math.min(64, ctx.config.schedules.concurrency),
+    log,
+  });
+  // Other workers' ticks announce here when they have more runs than one process starts at once.
+  const subscriber = createRedis(ctx.redisTarget, 'subscriber');
+  subscriber.on('message', (_channel: string, message: string) => ticks.onAnnouncement(message));
+  subscriber.on('error', (err: Error) => log.warn({ err: err.message }, 'tick subscriber error'));
+  await subscriber.subscribe(ticks.channel);
+
   const runConnection = createRedis(ctx.redisTarget, 'bullmq');
   const worker = new Worker(
     queues.scheduleRuns.name,
     async (job: Job) => {
+      if (job.name === tickJobName) {
+        const fireTime = fireTimeOf(job, null);
+        if (fireTime !== null) await ticks.onTick(tickPayload.parse(job.data), fireTime);
+        return;
+      }
       const data = scheduleRunPayload.parse(job.data);
-      await schedules.executor.execute({
-        scheduleId: data.scheduleId,
-        fireTime: fireTimeOf(job, data.fireTime),
-        jobId: job.id ?? '',
-      });
+      await limiter.run(() =>
+        schedules.executor.execute({
+          scheduleId: data.scheduleId,
+          fireTime: fireTimeOf(job, data.fireTime),
+          jobId: job.id ?? '',
+        }),
+      );
     },
     {
       connection: runConnection,
@@ -84,7 +112,9 @@ export async function startScheduleWorkers(
   return {
     async close() {
       clearInterval(sweep);
-      await Promise.allSettled([worker.close(), deliveries.close()]);
+      await subscriber.unsubscribe().catch(() => undefined);
+      await Promise.allSettled([worker.close(), deliveries.close(), ticks.idle()]);
+      subscriber.disconnect();
       runConnection.disconnect();
       deliveryConnection.disconnect();
     },

@@ -55,9 +55,9 @@ export async function startScriptRunWorker(
   const worker = new Worker(queues.scriptRuns.name, processor, {
     connection,
     prefix: bullPrefix(ctx.redisTarget.prefix),
-    // Jobs beyond the thread count wait in Piscina's queue, already fetched, so a freed thread
-    // starts the next run without a Redis round trip.
-    concurrency: pool.threads * 4,
+    // One job per thread: a job fetched early would wait in Piscina's queue while its wall time
+    // runs. BullMQ hands the next job back with each completion, so no round trip is lost.
+    concurrency: pool.threads,
     lockDuration: 10_000,
     stalledInterval: 5_000,
     maxStalledCount: 0,

@@ -160,3 +160,15 @@ describe('allocation limits', () => {
     expect(() => list.call(t, [rg], null)).toThrow('too large');
   });
 });
+
+describe('step charging', () => {
+  it('charges work proportional to big inputs', () => {
+    const t = new FakeThread(100, 1e9);
+    const big = 'x'.repeat(100000);
+    const find = call('getattr', [big, 'find']) as Builtin;
+    expect(() => find.call(t, ['y'], null)).toThrow('too many steps');
+    const small = new FakeThread(100, 1e9);
+    (call('getattr', ['abc', 'find']) as Builtin).call(small, ['b'], null);
+    expect(small.stepCount).toBe(0);
+  });
+});

@@ -184,3 +184,13 @@ describe('JS conversion', () => {
     expect(toJS(v)).toEqual({ a: [1, 2.5, null], b: { c: true }, big: 2n ** 64n });
   });
 });
+
+describe('freeze', () => {
+  it('handles very deep nesting without recursion', () => {
+    let v: List = new List();
+    const inner = v;
+    for (let i = 0; i < 200000; i++) v = new List([v]);
+    freeze(v);
+    expect(inner.frozen).toBe(true);
+  });
+});

@@ -1,0 +1,159 @@
+// Script-run latency end to end: POST /api/scripts/:name/test over real HTTP
+// (API → Redis → BullMQ → Piscina thread → back), at concurrency 1 and 32, beside the same
+// script run in-process by the interpreter (the floor). Everything runs in this one process,
+// as `steward start` does, on a private redis-server. Target: p50 ≤ 5 ms at concurrency 1.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import inspector from 'node:inspector';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../dist/api/app.js';
+import { loadConfig } from '../dist/config/load.js';
+import { createLogger } from '../dist/log/logger.js';
+import { createContext } from '../dist/runtime/context.js';
+import { createServices } from '../dist/runtime/services.js';
+import { execModule, callFunction } from '../dist/starlark/index.js';
+import { startEmbeddedRedis } from '../dist/store/embedded-redis.js';
+import { startScriptRunWorker } from '../dist/workers/script-runs/worker.js';
+
+const N1 = Number(process.env.BENCH_RUNS ?? 2000);
+const N32 = Number(process.env.BENCH_RUNS_32 ?? 6000);
+const SOURCE = 'def main():\n    return {"sum": args["a"] + args["b"]}\n';
+const ADMIN = { username: 'bench', password: 'correct horse battery staple' };
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-scripts-'));
+const redis = await startEmbeddedRedis(path.join(dir, 'redis'));
+const config = loadConfig({
+  cwd: dir,
+  env: {},
+  overrides: {
+    'redis.url': redis.url,
+    data_dir: path.join(dir, 'data'),
+    workspace: path.join(dir, 'workspace'),
+    'log.level': 'warn',
+    'admin.rate_limit.api_per_minute': 10_000_000,
+  },
+});
+const ctx = await createContext(config, createLogger('warn'), redis.url);
+const services = await createServices(ctx);
+const worker = await startScriptRunWorker(ctx, {
+  store: services.scripts.store,
+  getSecret: async () => null,
+  redact: (t) => t,
+});
+const app = await buildApp({ ctx, services });
+await app.listen({ host: '127.0.0.1', port: 0 });
+ctx.lifecycle.setCheck('mcp_server', true);
+ctx.lifecycle.markReady();
+const base = `http://127.0.0.1:${app.server.address().port}`;
+
+async function json(method, url, body, headers = {}) {
+  const res = await fetch(base + url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
+}
+
+await json('POST', '/api/setup', { ...ADMIN, confirm_password: ADMIN.password });
+const login = await json('POST', '/api/auth/login', ADMIN);
+const cookie = login.headers.get('set-cookie').split(';')[0];
+const session = await json('GET', '/api/session', undefined, { cookie });
+const auth = { authorization: `Bearer ${session.body.access_token}` };
+
+await json('POST', '/api/scripts', { name: 'bench.star', source: SOURCE }, auth);
+await json('POST', '/api/scripts/bench.star/approve', undefined, auth);
+
+const testBody = JSON.stringify({ args: { a: 1, b: 2 } });
+async function oneRun() {
+  const res = await fetch(`${base}/api/scripts/bench.star/test`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth },
+    body: testBody,
+  });
+  const body = await res.json();
+  if (!body.success || body.result.sum !== 3) throw new Error(`bad run: ${JSON.stringify(body)}`);
+}
+
+async function measure(total, concurrency) {
+  const times = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next++;
+        const t0 = performance.now();
+        await oneRun();
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return summary(times, total / seconds);
+}
+
+function summary(times, rate) {
+  times.sort((a, b) => a - b);
+  const pct = (p) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
+  return { p50: pct(50), p99: pct(99), rate };
+}
+
+function floor(total) {
+  const times = [];
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    const t0 = performance.now();
+    const mod = execModule({
+      file: 'bench.star',
+      source: SOURCE,
+      predeclared: { args: argsDict() },
+    });
+    callFunction(mod.globals.get('main'), [], null, mod.thread);
+    times.push(performance.now() - t0);
+  }
+  return summary(times, total / ((performance.now() - started) / 1000));
+}
+
+function argsDict() {
+  const mod = execModule({ file: 'args.star', source: 'a = {"a": 1, "b": 2}\n' });
+  return mod.globals.get('a');
+}
+
+// Warm-up: threads, QueueEvents, JIT.
+for (let i = 0; i < 200; i++) await oneRun();
+floor(2000);
+
+const insp = new inspector.Session(); insp.connect();
+const post = (m, p) => new Promise((res, rej) => insp.post(m, p, (e, r) => (e ? rej(e) : res(r))));
+await post('Profiler.enable'); await post('Profiler.start');
+await measure(1500, 1);
+const { profile } = await post('Profiler.stop');
+writeFileSync('/tmp/main.cpuprofile', JSON.stringify(profile));
+const rows = [
+  ['interpreter in-process (floor)', floor(N1)],
+  ['POST /test, concurrency 1', await measure(N1, 1)],
+  ['POST /test, concurrency 32', await measure(N32, 32)],
+];
+const ms = (v) => `${v.toFixed(3)} ms`.padStart(11);
+console.log(`script runs (${worker.threads} Piscina threads, ${os.availableParallelism()} CPUs)`);
+console.log(
+  `${'path'.padEnd(32)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'runs/s'.padStart(9)}`,
+);
+for (const [name, r] of rows) {
+  console.log(
+    `${name.padEnd(32)} ${ms(r.p50)} ${ms(r.p99)} ${Math.round(r.rate).toString().padStart(9)}`,
+  );
+}
+const p50 = rows[1][1].p50;
+console.log(
+  `target p50 ≤ 5 ms at concurrency 1: ${p50 <= 5 ? 'met' : 'NOT met'} (${p50.toFixed(2)} ms)`,
+);
+
+await app.close();
+await worker.close();
+await ctx.close();
+await redis.stop();
+rmSync(dir, { recursive: true, force: true });
+// BullMQ never closes the connection the queue client hands its QueueEvents: exit, not wait.
+process.exit(0);
