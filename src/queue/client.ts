@@ -32,6 +32,8 @@ export function createQueueClient(target: RedisTarget): QueueClient {
   const prefix = bullPrefix(target.prefix);
   const open = new Map<QueueKey, Queue>();
   const events = new Map<QueueKey, QueueEvents>();
+  // BullMQ does not close connections it was handed; we close them ourselves.
+  const eventConnections: Redis[] = [];
 
   const queue = (key: QueueKey): Queue => {
     let q = open.get(key);
@@ -44,8 +46,10 @@ export function createQueueClient(target: RedisTarget): QueueClient {
   const queueEvents = async (key: QueueKey): Promise<QueueEvents> => {
     let ev = events.get(key);
     if (!ev) {
+      const eventsConnection = createRedis(target, 'bullmq');
+      eventConnections.push(eventsConnection);
       ev = new QueueEvents(queues[key].name, {
-        connection: createRedis(target, 'bullmq'),
+        connection: eventsConnection,
         prefix,
         blockingTimeout: 5000,
       });
@@ -80,6 +84,7 @@ export function createQueueClient(target: RedisTarget): QueueClient {
     async close() {
       await Promise.allSettled([...events.values()].map((e) => e.close()));
       await Promise.allSettled([...open.values()].map((q) => q.close()));
+      for (const c of eventConnections) c.disconnect();
       connection.disconnect();
     },
   };

@@ -27,6 +27,7 @@ beforeAll(async () => {
         body: Buffer.concat(chunks).toString('utf8'),
       });
       res.setHeader('x-answer', '42');
+      if (req.url === '/big') return res.end('b'.repeat(2000));
       res.end(JSON.stringify({ path: req.url, token: req.headers.authorization ?? null }));
     });
   });
@@ -36,6 +37,7 @@ beforeAll(async () => {
   h = await createScriptsHarness({
     'egress.allow': ['127.0.0.1'],
     'scripts.limits.http_requests': 3,
+    'scripts.limits.http_body_bytes': 3000,
   });
   // The real secret store and redactor: the value is stored encrypted, runs read it back.
   await h.services.secrets.set('API_KEY', secretValue);
@@ -187,6 +189,14 @@ describe('POST /api/scripts/:name/test', () => {
     const many = (await test('many.star')).json();
     expect(many.success).toBe(false);
     expect(many.error).toContain('more than 3 HTTP requests');
+
+    await approved(
+      'bodies.star',
+      `def main():\n    a = http.get("${origin}/big")\n    print(len(a["body"]))\n    http.get("${origin}/big")\n`,
+    );
+    const bodies = (await test('bodies.star')).json();
+    expect(bodies).toMatchObject({ success: false, logs: ['2000'] });
+    expect(bodies.error).toMatch(/http\.get: .*(limit|large|bytes)/);
 
     await approved('blocked.star', 'def main():\n    return http.get("http://10.255.255.1/")\n');
     const blocked = (await test('blocked.star')).json();

@@ -92,7 +92,8 @@ describe('engine supervisor', () => {
     const client = createEngineClient({ url, password, log, requestTimeoutMs: 10_000 });
     expect((await client.health()).healthy).toBe(true);
     const session = await client.createSession({ title: 'supervised' });
-    expect(session.directory).toBe(path.join(root, 'workspace'));
+    // Outside the workspace: OpenCode runs plugins and project config from its directory.
+    expect(session.directory).toBe(path.join(root, 'data', 'engine'));
 
     const wrong = createEngineClient({ url, password: 'nope', log, requestTimeoutMs: 5000 });
     await expect(wrong.health()).rejects.toMatchObject({ code: 'engine_unavailable' });

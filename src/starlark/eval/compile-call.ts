@@ -142,10 +142,20 @@ export function callExpr(c: FnCtx, e: A.CallExpr): Eval {
       };
     }
     const fnx = compileExpr(c, e.fn);
+    const nargs = e.args.length;
     return (f) => {
       const fn = fnx(f);
       const args = mkArgs(f);
       f.pos = p;
+      // Positional calls of plain Starlark functions bind by position: the args become the locals.
+      if (fn instanceof StarFunction) {
+        const code = fn.code;
+        if (code.simple && nargs === code.scope.numParams) {
+          const locals = args as Array<Value | undefined>;
+          for (let i = nargs; i < code.nlocals; i++) locals.push(undefined);
+          return invoke(f.thread, fn, locals);
+        }
+      }
       return callValue(f, fn, args, null);
     };
   }

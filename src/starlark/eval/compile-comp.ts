@@ -1,13 +1,27 @@
-import { Dict, List, truth, type Value } from '../values/index.js';
+import { Dict, List, Range, truth, type Value } from '../values/index.js';
 import type * as A from '../syntax/ast.js';
 import { compileAssign } from './compile-assign.js';
 import { compileExpr, type Eval } from './compile-expr.js';
 import { encodePos, type FnCtx } from './context.js';
 import { Cell, NEXT, type Frame } from './function.js';
-import { forEachValue } from './loop.js';
+import { forEachLocal, forEachValue, localSlot } from './loop.js';
 
 type Acc = Value[] | Dict;
 type Step = (f: Frame, acc: Acc) => void;
+
+/** The commonest clause, `for i in range(...)` over a local, as one tight loop. */
+function rangeLoop(f: Frame, x: Range, slot: number, next: Step, acc: Acc): void {
+  const th = f.thread;
+  const locals = f.locals;
+  const n = x.len;
+  const start = x.start;
+  const step = x.step;
+  for (let i = 0; i < n; i++) {
+    if (++th.stepCount >= th.stepMark) th.checkpoint();
+    locals[slot] = start + i * step;
+    next(f, acc);
+  }
+}
 
 /** List and dict comprehensions, compiled to nested loops that append to one accumulator. */
 export function compileComprehension(c: FnCtx, e: A.Comprehension): Eval {
@@ -40,8 +54,22 @@ export function compileComprehension(c: FnCtx, e: A.Comprehension): Eval {
       };
     } else {
       const iter = compileExpr(c, cl.iter);
-      const assign = compileAssign(c, cl.vars);
       const p = encodePos(cl);
+      const slot = localSlot(cl.vars);
+      if (slot >= 0) {
+        k = (f, acc) => {
+          const x = iter(f);
+          f.pos = p;
+          if (x instanceof Range) rangeLoop(f, x, slot, next, acc);
+          else
+            forEachLocal(f, x, slot, (fr) => {
+              next(fr, acc);
+              return NEXT;
+            });
+        };
+        continue;
+      }
+      const assign = compileAssign(c, cl.vars);
       k = (f, acc) => {
         const x = iter(f);
         f.pos = p;

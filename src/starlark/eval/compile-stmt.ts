@@ -17,7 +17,7 @@ import { compileExpr, compileIdent } from './compile-expr.js';
 import { makeFunction } from './compile-function.js';
 import { encodePos, type FnCtx } from './context.js';
 import { BREAK, CONTINUE, NEXT, RETURN, type Exec } from './function.js';
-import { forEachValue } from './loop.js';
+import { forEachLocal, forEachValue, localSlot } from './loop.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -185,9 +185,17 @@ function compileStmt(c: FnCtx, s: A.Stmt): Exec {
     }
     case 'For': {
       const iter = compileExpr(c, s.iter);
-      const assign = compileAssign(c, s.vars);
       const body = compileBlock(c, s.body);
       const p = encodePos(s);
+      const slot = localSlot(s.vars);
+      if (slot >= 0) {
+        return (f) => {
+          const x = iter(f);
+          f.pos = p;
+          return forEachLocal(f, x, slot, body);
+        };
+      }
+      const assign = compileAssign(c, s.vars);
       const step = (f: Parameters<Exec>[0], v: Value): number => {
         assign(f, v);
         return body(f);

@@ -62,6 +62,8 @@ export class EvalThread implements Thread {
   readonly maxDepth: number;
   readonly maxAlloc: number;
   readonly maxOutput: number;
+  /** `options.recursion`, read once: checked on every call of an active function. */
+  readonly recursion: boolean;
   private readonly deadline: number;
   private readonly signal: { readonly aborted: boolean } | undefined;
 
@@ -74,6 +76,7 @@ export class EvalThread implements Thread {
     this.maxDepth = limits.maxDepth ?? DEFAULT_LIMITS.maxDepth;
     this.maxAlloc = limits.maxAlloc ?? DEFAULT_LIMITS.maxAlloc;
     this.maxOutput = limits.maxOutput ?? DEFAULT_LIMITS.maxOutput;
+    this.recursion = options.recursion === true;
     this.deadline = limits.timeoutMs === undefined ? Infinity : Date.now() + limits.timeoutMs;
     this.signal = limits.signal;
     this.stepMark = Math.min(this.maxSteps, CHECK_EVERY);

@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSchedules } from '../../src/schedules/create-schedules.js';
+import { createScheduleDeps } from '../../src/schedules/schedule-deps.js';
+import { groupKeyOf } from '../../src/schedules/tick-groups.js';
+import { createLimiter, createTickRunner } from '../../src/schedules/tick-runner.js';
+import { createRedis } from '../../src/store/redis.js';
+import { keys } from '../../src/store/keys.js';
+import { createTestContext, type TestContext } from '../support/app.js';
+
+describe('tick fan-out across processes', () => {
+  let t: TestContext | undefined;
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+    await t?.close();
+    t = undefined;
+  });
+
+  /** One worker process's share: its own schedules wiring, run slots and tick runner. */
+  async function processNamed(name: string, slots: number, gate: Promise<void>) {
+    const schedules = createSchedules({
+      ...createScheduleDeps(t!.ctx),
+      runScript: async () => {
+        await gate;
+        return { success: true, result: name, duration_ms: 1, logs: [] };
+      },
+    });
+    const runner = createTickRunner({
+      redis: t!.ctx.redis,
+      groups: schedules.sync.groups,
+      executor: schedules.executor,
+      limiter: createLimiter(slots),
+      prefix: t!.prefix,
+      retentionMs: 60_000,
+      batchSize: slots,
+      log: { warn: () => {} },
+    });
+    const subscriber = createRedis(t!.ctx.redisTarget, 'subscriber');
+    subscriber.on('message', (_c: string, m: string) => runner.onAnnouncement(m));
+    await subscriber.subscribe(runner.channel);
+    cleanups.push(() => subscriber.disconnect());
+    return { schedules, runner };
+  }
+
+  it('the claiming worker announces a large tick and the others take batches of it', async () => {
+    t = await createTestContext({}, 'tickrun');
+    let open = () => {};
+    const gate = new Promise<void>((r) => (open = r));
+    const a = await processNamed('A', 4, gate);
+    const b = await processNamed('B', 4, gate);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const s = await a.schedules.service.create({
+        name: `s${i}`,
+        cron_expr: '0 3 * * *',
+        type: 'script',
+        script_name: 's.star',
+      });
+      ids.push(s.id);
+    }
+    const spec = { group: groupKeyOf('0 3 * * *', 'UTC'), pattern: '0 3 * * *', tz: 'UTC' };
+    const fire = Math.floor(Date.now() / 1000) * 1000;
+    const owner = a.runner.onTick(spec, fire);
+    // The same tick seen again (by A or another replica) is not claimed twice.
+    expect(await b.runner.onTick(spec, fire)).toBe(0);
+    // A holds 4 runs behind the gate; B took the next batch from the list meanwhile.
+    const running = async () => t!.ctx.redis.zcard(keys.scheduleRunning());
+    for (let i = 0; i < 200 && (await running()) < 8; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(await running()).toBe(8);
+    open();
+    await owner;
+    await b.runner.idle();
+    const outputs = await Promise.all(ids.map((id) => a.schedules.store.runs(id)));
+    expect(outputs.every((runs) => runs.length === 1)).toBe(true);
+    const by = outputs.map((runs) => runs[0]?.output);
+    expect(by.filter((o) => o === 'A').length).toBeGreaterThanOrEqual(4);
+    expect(by.filter((o) => o === 'B').length).toBeGreaterThanOrEqual(4);
+    expect(await t.ctx.redis.llen(keys.scheduleTickPending(spec.group, fire))).toBe(0);
+    expect(await running()).toBe(0);
+  });
+});
