@@ -2,7 +2,7 @@
 // script, through Redis, BullMQ and Piscina) beside a bare SDK server with one echo tool.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { pct, sleep, startRedis } from './lib.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,25 +15,10 @@ const { createContext } = await import(new URL('runtime/context.js', dist));
 const { createServices } = await import(new URL('runtime/services.js', dist));
 
 const N = Number(process.env.BENCH_CALLS ?? 300);
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-mcp-'));
-const redisPort = await freePort();
-const redisProc = spawn(
-  'redis-server',
-  ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--dir', dir],
-  { stdio: 'ignore' },
-);
-await sleep(300);
-const redisUrl = `redis://127.0.0.1:${redisPort}`;
+const redisServer = await startRedis(dir);
+const redisUrl = redisServer.url;
 writeFileSync(
   path.join(dir, 'steward.yaml'),
   'log:\n  level: error\nmcp:\n  rate_limit:\n    per_second: 1000000\n    burst: 2000000\n',
@@ -121,6 +106,6 @@ await bare.close();
 worker.kill('SIGTERM');
 await sleep(500);
 await ctx.close();
-redisProc.kill();
+redisServer.stop();
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -2,28 +2,14 @@
 // against a private redis-server; baseline: a bare `node -e ''` start on the same machine.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
+import { freePort, sleep, startRedis } from './lib.mjs';
 import os from 'node:os';
 import path from 'node:path';
 
 const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-startup-'));
-const redisPort = await freePort();
-const redis = spawn(
-  'redis-server',
-  ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--dir', dir],
-  { stdio: 'ignore' },
-);
-await sleep(300);
+const redis = await startRedis(dir);
 
 const bare = [];
 for (let i = 0; i < 3; i++) {
@@ -40,7 +26,7 @@ for (let i = 0; i < 3; i++) {
     cwd: dir,
     env: {
       PATH: process.env.PATH,
-      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      REDIS_URL: redis.url,
       STEWARD_PORT: String(port),
       STEWARD_HOST: '127.0.0.1',
       STEWARD_LOG_LEVEL: 'error',
@@ -64,7 +50,7 @@ for (let i = 0; i < 3; i++) {
   await exited;
   runs.push({ up, down: performance.now() - killed });
 }
-redis.kill();
+redis.stop();
 rmSync(dir, { recursive: true, force: true });
 const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const base = median(bare);

@@ -17,45 +17,39 @@ async function reloadScripts(ctx: Context, services: Services): Promise<void> {
 
 type RoleOptions = Pick<BootOptions, 'configFile' | 'env'>;
 
-/** `steward start`: API, workers and (when configured) the supervised engine in one process. */
-export async function runStart(options: RoleOptions): Promise<void> {
-  const ctx = await boot({ ...options, allowEmbeddedRedis: true });
-  const services = await createServices(ctx, { superviseEngine: true });
+interface RoleParts {
+  /** `steward start` may run a private redis-server and supervises the engine. */
+  allInOne: boolean;
+  http: boolean;
+  workers: boolean;
+}
+
+/** Boots one process with the parts of its role, and stops them in reverse on SIGTERM. */
+async function runRole(options: RoleOptions, parts: RoleParts): Promise<void> {
+  const ctx = await boot({ ...options, allowEmbeddedRedis: parts.allInOne });
+  const services = await createServices(ctx, { superviseEngine: parts.allInOne });
   await reloadScripts(ctx, services);
-  const workers = await startWorkers(ctx, services);
-  const app = await listen(ctx, services);
-  ctx.lifecycle.setCheck('mcp_server', true);
+  const workers = parts.workers ? await startWorkers(ctx, services) : null;
+  const app = parts.http ? await listen(ctx, services) : null;
+  if (app) ctx.lifecycle.setCheck('mcp_server', true);
   ctx.lifecycle.markReady();
   // The engine starts in the background: until it answers, session endpoints say 503.
-  void services.engine.start();
+  if (app) void services.engine.start();
   installShutdown(ctx, async () => {
-    await app.close();
-    await workers.close();
-    await services.engine.stop();
+    await app?.close();
+    await workers?.close();
+    if (app) await services.engine.stop();
   });
 }
+
+/** `steward start`: API, workers and (when configured) the supervised engine in one process. */
+export const runStart = (options: RoleOptions) =>
+  runRole(options, { allInOne: true, http: true, workers: true });
 
 /** `steward api`: the HTTP API only; run several behind a load balancer. */
-export async function runApi(options: RoleOptions): Promise<void> {
-  const ctx = await boot({ ...options, allowEmbeddedRedis: false });
-  const services = await createServices(ctx);
-  await reloadScripts(ctx, services);
-  const app = await listen(ctx, services);
-  ctx.lifecycle.setCheck('mcp_server', true);
-  ctx.lifecycle.markReady();
-  void services.engine.start();
-  installShutdown(ctx, async () => {
-    await app.close();
-    await services.engine.stop();
-  });
-}
+export const runApi = (options: RoleOptions) =>
+  runRole(options, { allInOne: false, http: true, workers: false });
 
 /** `steward worker`: BullMQ processors (script runs in Piscina threads, schedule runs). */
-export async function runWorker(options: RoleOptions): Promise<void> {
-  const ctx = await boot({ ...options, allowEmbeddedRedis: false });
-  const services = await createServices(ctx);
-  await reloadScripts(ctx, services);
-  const workers = await startWorkers(ctx, services);
-  ctx.lifecycle.markReady();
-  installShutdown(ctx, () => workers.close());
-}
+export const runWorker = (options: RoleOptions) =>
+  runRole(options, { allInOne: false, http: false, workers: true });

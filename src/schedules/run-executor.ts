@@ -197,7 +197,10 @@ export function createRunExecutor(deps: ExecutorDeps) {
       const runs = members
         .filter((s) => fireTime > s.misfire_through)
         .map((s) => ({ s, run: newRun(s, fireTime, startedAt) }));
-      const claims = await Promise.all(runs.map(({ run }) => deps.runState.claim(run, 'tick')));
+      const claims = await deps.runState.claimMany(
+        runs.map((r) => r.run),
+        fireTime,
+      );
       return runs.flatMap(({ s, run }, i) => {
         if (claims[i] === 'claimed') return [runClaimed(s, run)];
         if (claims[i] === 'duplicate') return [onDuplicate(deps.runState.claimKey(run, 'tick'))];

@@ -1,5 +1,6 @@
 import { keys } from '../store/keys.js';
 import type { Redis } from '../store/redis.js';
+import { createFinishBatcher, manyCommands } from './run-batches.js';
 import { runHistoryLimit } from './schedule-store.js';
 import type { RunEntry, RunStatus } from './schedule-schema.js';
 
@@ -7,6 +8,7 @@ import type { RunEntry, RunStatus } from './schedule-schema.js';
  * The atomic steps of a run's life in Redis. A run is claimed once (SET NX on its fire time),
  * leased while in flight (a ZSET scored by lease deadline, renewed by the running worker) and
  * finished once (ZREM decides who finalises, so a duplicate or a sweeper can never write twice).
+ * Tick runs claim in batches and all finishes are batched (run-batches.ts), with the same steps.
  */
 
 /** What identifies a run in flight; serialised as the ZSET member and the claim's value. */
@@ -45,22 +47,6 @@ if fire ~= '' then
   if tonumber(fire) > last then redis.call('HSET', KEYS[1], 'last_fire_at', fire) end
 end
 return 'claimed'
-`;
-
-const finishLua = `
-if redis.call('ZREM', KEYS[3], ARGV[1]) == 0 then return 'finished' end
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
-redis.call('HSET', KEYS[1], 'last_run_at', ARGV[3], 'last_run_status', ARGV[4],
-  'last_run_error', ARGV[5], 'last_run_output', ARGV[6])
-redis.call('LPUSH', KEYS[2], ARGV[2])
-redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[7]) - 1)
-if redis.call('HGET', KEYS[1], 'run_once') == '1' then
-  if redis.call('HGET', KEYS[1], 'enabled') == '1' then
-    redis.call('HSET', KEYS[1], 'enabled', '0', 'updated_at', ARGV[8])
-  end
-  return 'run_once'
-end
-return 'ok'
 `;
 
 const skipLua = `
@@ -104,7 +90,6 @@ type Lua = (...args: Array<string | number>) => Promise<unknown>;
 function luaCommands(redis: Redis) {
   const defs = {
     stewardScheduleClaim: [3, claimLua],
-    stewardScheduleFinish: [3, finishLua],
     stewardScheduleSkip: [3, skipLua],
     stewardScheduleDelivery: [1, deliveryLua],
   } as const;
@@ -118,7 +103,6 @@ function luaCommands(redis: Redis) {
       (host[name] as Lua).call(redis, ...args);
   return {
     claim: call('stewardScheduleClaim'),
-    finish: call('stewardScheduleFinish'),
     skip: call('stewardScheduleSkip'),
     delivery: call('stewardScheduleDelivery'),
   };
@@ -126,6 +110,17 @@ function luaCommands(redis: Redis) {
 
 export function createRunState(redis: Redis, opts: { leaseMs: number; claimRetentionMs: number }) {
   const lua = luaCommands(redis);
+  const many = manyCommands(redis);
+  const finishOne = createFinishBatcher((items) => {
+    const keyList = [keys.scheduleRunning(), ...items.flatMap((i) => i.keys)];
+    return many.finishMany(
+      keyList.length,
+      ...keyList,
+      String(runHistoryLimit),
+      new Date().toISOString(),
+      ...items.flatMap((i) => i.args),
+    );
+  });
   const claimKey = (run: InFlight, jobId: string) =>
     run.fireTime === null
       ? keys.scheduleManualClaim(run.scheduleId, jobId)
@@ -155,6 +150,21 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
     async renew(run: InFlight): Promise<void> {
       await redis.zadd(keys.scheduleRunning(), 'XX', Date.now() + opts.leaseMs, memberOf(run));
     },
+    /** Claims many runs of one fire time at once; one result per run, in order. */
+    async claimMany(runs: InFlight[], fireTime: number): Promise<ClaimResult[]> {
+      if (runs.length === 0) return [];
+      const keyList = [keys.scheduleRunning()];
+      for (const run of runs) keyList.push(keys.schedule(run.scheduleId), claimKey(run, ''));
+      return (await many.claimMany(
+        keyList.length,
+        ...keyList,
+        String(opts.claimRetentionMs),
+        String(Date.now() + opts.leaseMs),
+        String(fireTime),
+        ...runs.map(memberOf),
+      )) as ClaimResult[];
+    },
+    /** Ends a run once (batched with the other finishes of the same event-loop turn). */
     async finish(run: InFlight, outcome: RunOutcome): Promise<FinishResult> {
       const entry: RunEntry = {
         id: run.runId,
@@ -166,19 +176,17 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
         output: outcome.output,
         ...(outcome.delivery ? { delivery: outcome.delivery } : {}),
       };
-      return (await lua.finish(
-        keys.schedule(run.scheduleId),
-        keys.scheduleRuns(run.scheduleId),
-        keys.scheduleRunning(),
-        memberOf(run),
-        JSON.stringify(entry),
-        outcome.finishedAt,
-        outcome.status,
-        outcome.error,
-        outcome.output,
-        String(runHistoryLimit),
-        new Date().toISOString(),
-      )) as FinishResult;
+      return (await finishOne({
+        keys: [keys.schedule(run.scheduleId), keys.scheduleRuns(run.scheduleId)],
+        args: [
+          memberOf(run),
+          JSON.stringify(entry),
+          outcome.finishedAt,
+          outcome.status,
+          outcome.error,
+          outcome.output,
+        ],
+      })) as FinishResult;
     },
     /** Records missed firings as one `skipped` entry, once (claimed on the newest fire time). */
     async skip(scheduleId: string, newest: number, entry: RunEntry): Promise<boolean> {

@@ -63,6 +63,25 @@ function augmented(c: FnCtx, s: A.AssignStmt): Exec {
     case 'Ident': {
       const read = compileIdent(c, lhs);
       const write = compileIdentAssign(c, lhs);
+      const slot = localSlot(lhs);
+      if (op === '+' && slot >= 0) {
+        // `n += k` on a local: the commonest accumulator shape, with no read/write closures.
+        return (f) => {
+          const a = f.locals[slot];
+          if (a === undefined) return read(f) as never;
+          const b = rhs(f);
+          if (typeof a === 'number' && typeof b === 'number') {
+            const r = a + b;
+            if (r <= MAX && r >= MIN) {
+              f.locals[slot] = r;
+              return NEXT;
+            }
+          }
+          f.pos = p;
+          f.locals[slot] = inplaceBinary(op, a, b, f.thread);
+          return NEXT;
+        };
+      }
       if (op === '+') {
         return (f) => {
           const a = read(f);
@@ -168,6 +187,13 @@ function compileStmt(c: FnCtx, s: A.Stmt): Exec {
     case 'Assign': {
       if (s.op !== '=') return augmented(c, s);
       const rhs = compileExpr(c, s.rhs);
+      const slot = localSlot(s.lhs);
+      if (slot >= 0) {
+        return (f) => {
+          f.locals[slot] = rhs(f);
+          return NEXT;
+        };
+      }
       const lhs = compileAssign(c, s.lhs);
       return (f) => {
         lhs(f, rhs(f));
@@ -177,6 +203,12 @@ function compileStmt(c: FnCtx, s: A.Stmt): Exec {
     case 'If': {
       const cond = compileExpr(c, s.cond);
       const then = compileBlock(c, s.then);
+      if (s.else.length === 0) {
+        return (f) => {
+          const v = cond(f);
+          return (typeof v === 'boolean' ? v : truth(v)) ? then(f) : NEXT;
+        };
+      }
       const otherwise = compileBlock(c, s.else);
       return (f) => {
         const v = cond(f);
