@@ -71,6 +71,28 @@ describe('error rendering', () => {
   });
   afterAll(() => t.close());
 
+  it('malformed JSON is 400 invalid_request and an oversized body is 413', async () => {
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/setup',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username": ',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({
+      error: 'invalid_request',
+      message: 'request body is not valid JSON',
+    });
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/api/setup',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ username: 'x'.repeat(1024 * 1024 + 10) }),
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().error).toBe('payload_too_large');
+  });
+
   it('unknown routes get 404 not_found with the security headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(res.statusCode).toBe(404);

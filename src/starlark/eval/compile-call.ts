@@ -1,4 +1,5 @@
 import {
+  Builtin,
   Dict,
   StarlarkError,
   StarlarkObject,
@@ -34,7 +35,7 @@ export function callValue(
     }
     return invoke(f.thread, fn, bindArgs(fn, args, kwargs));
   }
-  if (isCallable(fn)) {
+  if (fn instanceof Builtin || isCallable(fn)) {
     try {
       return fn.call(f.thread, args, kwargs);
     } catch (e) {
