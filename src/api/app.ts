@@ -84,7 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loggerInstance: options.ctx.log as FastifyBaseLogger,
     bodyLimit: config.server.body_limit,
     // Secret names may be 128 characters; Fastify's default of 100 would answer 414.
-    maxParamLength: 256,
+    routerOptions: { maxParamLength: 256 },
     trustProxy: config.server.trust_proxy,
     // Per-request lines would carry URLs, and the chat WebSocket's URL carries its token.
     logController: new LogController({ disableRequestLogging: true }),

@@ -138,12 +138,12 @@ export function createRunExecutor(deps: ExecutorDeps) {
     await finalize(s, run, result);
   }
 
-  const newRun = (s: StoredSchedule, fireTime: number | null, startedAt = new Date()) => ({
-    scheduleId: s.id,
-    runId: randomBytes(12).toString('base64url'),
-    fireTime,
-    startedAt: startedAt.toISOString(),
-  });
+  const newRun = (
+    s: StoredSchedule,
+    fireTime: number | null,
+    startedAt = new Date(),
+    runId = randomBytes(12).toString('base64url'),
+  ) => ({ scheduleId: s.id, runId, fireTime, startedAt: startedAt.toISOString() });
 
   async function execute(req: RunRequest): Promise<void> {
     const s = await deps.store.getConfig(req.scheduleId);
@@ -174,29 +174,40 @@ export function createRunExecutor(deps: ExecutorDeps) {
   return {
     execute,
     /**
-     * One tick's firing for a batch of schedules: reads them and claims every (id, fire time)
-     * in pipelined round trips, then starts each claimed run at once. Schedules that left the
-     * tick's group since (disabled, cron or zone changed) are passed over. Resolves once the
-     * runs have started, with one promise per started run (its end).
+     * The schedules of a tick batch that still belong to the tick: passed over are those gone,
+     * disabled, or whose cron or zone changed since the tick listed them.
      */
-    async startBatch(
-      ids: string[],
-      fireTime: number,
-      tick: TickSpec,
-    ): Promise<Array<Promise<void>>> {
+    async readBatch(ids: string[], tick: TickSpec): Promise<StoredSchedule[]> {
       const rows = await Promise.all(ids.map((id) => deps.store.getConfig(id)));
-      const members = rows.filter(
+      return rows.filter(
         (s): s is StoredSchedule =>
           s !== null && s.enabled && s.cron_expr === tick.pattern && s.timezone === tick.tz,
       );
+    },
+    /**
+     * Claims the firing `fireTime` of every schedule in `members` in one round trip, then starts
+     * each claimed run at once. Resolves once the runs have started, with one promise per
+     * started run or duplicate check (its end).
+     */
+    async startBatch(members: StoredSchedule[], fireTime: number): Promise<Array<Promise<void>>> {
       // Picked up too late: the single-run path records each as skipped.
       if (Date.now() - fireTime > deps.misfireWindowMs) {
         return members.map((s) => execute({ scheduleId: s.id, fireTime, jobId: 'tick' }));
       }
       const startedAt = new Date();
+      // One draw of randomness for the batch's run ids.
+      const random = randomBytes(12 * members.length);
       const runs = members
-        .filter((s) => fireTime > s.misfire_through)
-        .map((s) => ({ s, run: newRun(s, fireTime, startedAt) }));
+        .map((s, i) => ({
+          s,
+          run: newRun(
+            s,
+            fireTime,
+            startedAt,
+            random.subarray(12 * i, 12 * i + 12).toString('base64url'),
+          ),
+        }))
+        .filter(({ s }) => fireTime > s.misfire_through);
       const claims = await deps.runState.claimMany(
         runs.map((r) => r.run),
         fireTime,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { keys } from '../store/keys.js';
 import type { Redis } from '../store/redis.js';
 import type { RunExecutor } from './run-executor.js';
+import type { StoredSchedule } from './schedule-store.js';
 import type { TickGroups, TickSpec } from './tick-groups.js';
 import { tickPayload } from './tick-groups.js';
 
@@ -59,9 +60,9 @@ export interface TickRunnerDeps {
 /**
  * Fans a tick out: the worker that claims the tick (SET NX on group + fire time) lists the
  * group's members in a Redis list and, when they are more than it can start at once, announces
- * the tick on a pub/sub channel so every worker process takes batches from the list (LPOP count,
- * as many as it has free run slots) until it is empty. A batch's runs are claimed per schedule
- * with the usual (id, fire time) claim, so nothing a second taker does can run a firing twice.
+ * the tick on a pub/sub channel so every worker process takes batches from the list (LPOP count)
+ * until it is empty, claiming their runs as its run slots free up. Each run is claimed with the
+ * usual (id, fire time) claim, so nothing a second taker does can run a firing twice.
  */
 export function createTickRunner(deps: TickRunnerDeps) {
   const { redis, limiter } = deps;
@@ -71,30 +72,51 @@ export function createTickRunner(deps: TickRunnerDeps) {
   /** Drains started by announcements, awaited on close. */
   const background = new Set<Promise<void>>();
 
+  /**
+   * Takes batches of the tick's list until it is empty. The next batch is popped and read while
+   * the current runs are in flight; its runs are claimed only as run slots free up, so a claimed
+   * run always starts at once.
+   */
   async function drain(spec: TickSpec, fireTime: number): Promise<number> {
     const list = keys.scheduleTickPending(spec.group, fireTime);
+    type Taken = { rows: StoredSchedule[]; last: boolean };
+    const take = async (): Promise<Taken> => {
+      const ids = (await redis.lpop(list, batchSize)) ?? [];
+      const rows = ids.length > 0 ? await deps.executor.readBatch(ids, spec) : [];
+      return { rows, last: ids.length < batchSize };
+    };
     const running: Array<Promise<void>> = [];
+    let next: Promise<Taken> | null = take();
+    let ready: StoredSchedule[] = [];
     for (;;) {
+      if (ready.length === 0) {
+        if (!next) break;
+        const got: Taken = await next;
+        ready = got.rows;
+        next = got.last ? null : take();
+        // Awaited on the next pass; a failure then ends this drain.
+        next?.catch(() => undefined);
+        continue;
+      }
       await limiter.waitFree();
-      const slots = limiter.reserve(batchSize);
+      const slots = limiter.reserve(ready.length);
       if (slots === 0) continue;
-      let ids: string[] = [];
+      const batch = ready.splice(0, slots);
+      let started: Array<Promise<void>>;
       try {
-        ids = (await redis.lpop(list, slots)) ?? [];
-        const started = ids.length > 0 ? await deps.executor.startBatch(ids, fireTime, spec) : [];
-        limiter.release(slots - started.length);
-        for (const run of started) {
-          running.push(
-            run
-              .catch((err: Error) => deps.log.warn({ err: err.message }, 'schedule run failed'))
-              .finally(() => limiter.release()),
-          );
-        }
+        started = await deps.executor.startBatch(batch, fireTime);
       } catch (err) {
         limiter.release(slots);
         throw err;
       }
-      if (ids.length < slots) break;
+      limiter.release(slots - started.length);
+      for (const run of started) {
+        running.push(
+          run
+            .catch((err: Error) => deps.log.warn({ err: err.message }, 'schedule run failed'))
+            .finally(() => limiter.release()),
+        );
+      }
     }
     await Promise.all(running);
     return running.length;

@@ -89,6 +89,29 @@ describe('secrets never leave through script runs', () => {
     expect(list.body).not.toContain(SECRET);
   });
 
+  it('accepts the longest valid name and refuses a longer one', async () => {
+    const name = `L${'x'.repeat(127)}`;
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: `/api/secrets/${name}`,
+      headers: auth,
+      payload: { value: 'long-name-value-1' },
+    });
+    expect(ok.statusCode).toBe(200);
+    const tooLong = await t.app.inject({
+      method: 'POST',
+      url: `/api/secrets/${name}y`,
+      headers: auth,
+      payload: { value: 'v-123456789' },
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error).toBe('invalid_request');
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/secrets/${name}`, headers: auth }))
+        .statusCode,
+    ).toBe(204);
+  });
+
   it('redacts the value and every encoding from results and logs', async () => {
     const created = await t.app.inject({
       method: 'POST',

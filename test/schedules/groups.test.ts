@@ -119,11 +119,12 @@ describe('tick groups (one job scheduler per cron pattern and zone)', () => {
     const fire = Math.floor(Date.now() / 1000) * 1000;
     // b moved away after the tick listed it: its row no longer matches the tick.
     await h.t.ctx.redis.hset(keys.schedule(b.id), 'cron_expr', '0 4 * * *');
-    const started = await h.schedules.executor.startBatch([a.id, b.id], fire, spec);
+    const { executor } = h.schedules;
+    const started = await executor.startBatch(await executor.readBatch([a.id, b.id], spec), fire);
     expect(started).toHaveLength(1);
     await Promise.all(started);
     // The firing is claimed already: the second tick only looks at the claim.
-    await Promise.all(await h.schedules.executor.startBatch([a.id], fire, spec));
+    await Promise.all(await executor.startBatch(await executor.readBatch([a.id], spec), fire));
     expect(await perFire(h, a.id)).toEqual(new Map([[new Date(fire).toISOString(), 1]]));
     expect(await h.schedules.store.runs(b.id)).toEqual([]);
   });

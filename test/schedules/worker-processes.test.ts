@@ -72,6 +72,40 @@ describe('schedules across worker processes', () => {
     expect(await h.t.ctx.redis.zcard(keys.scheduleRunning())).toBe(0);
   }, 90_000);
 
+  it('three workers fan a shared tick out: one run per schedule per firing', async () => {
+    h = await scheduleHarness();
+    await approvedScript('tick.star', 'def main():\n    return {"ok": True}\n');
+    // 8 run slots per process (the default) and 60 schedules in one group: the tick is announced.
+    await startWorkers(3);
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const s = await h.schedules.service.create({
+        name: `shared-${i}`,
+        cron_expr: '*/2 * * * * *',
+        type: 'script',
+        script_name: 'tick.star',
+      });
+      ids.push(s.id);
+    }
+    const runsOf = () => Promise.all(ids.map((id) => h!.schedules.store.runs(id)));
+    await waitFor(
+      async () => (await runsOf()).every((r) => r.length >= 3),
+      60_000,
+      '3 firings of every schedule',
+    );
+    for (const id of ids) await h.schedules.service.setEnabled(id, false);
+    await new Promise((r) => setTimeout(r, 2500));
+    for (const runs of await runsOf()) {
+      const fires = runs.map((r) => Date.parse(r.scheduled_at ?? ''));
+      expect(new Set(fires).size).toBe(fires.length);
+      expect(runs.filter((r) => r.status !== 'success' || r.output !== '{"ok":true}')).toEqual([]);
+      const sorted = [...fires].sort((a, b) => a - b);
+      for (let i = 1; i < sorted.length; i++)
+        expect((sorted[i] as number) - (sorted[i - 1] as number)).toBe(2000);
+    }
+    expect(await h.t.ctx.redis.zcard(keys.scheduleRunning())).toBe(0);
+  }, 120_000);
+
   it('a worker killed mid-run leaves the run error (lease expired), never running forever', async () => {
     h = await scheduleHarness({ 'schedules.lock_ttl': '1s' });
     await approvedScript('slow.star', 'def main():\n    time.sleep(5)\n    return "slept"\n');

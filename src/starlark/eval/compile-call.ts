@@ -103,62 +103,127 @@ function argStep(c: FnCtx, a: A.Arg): ArgStep {
   }
 }
 
+/** A positional call of a value: Starlark functions bind by position, the args becoming the locals. */
+function callPositional(f: Frame, fn: Value, args: Value[]): Value {
+  if (fn instanceof StarFunction) {
+    const code = fn.code;
+    if (code.simple && args.length === code.scope.numParams) {
+      const locals = args as Array<Value | undefined>;
+      for (let i = args.length; i < code.nlocals; i++) locals.push(undefined);
+      return invoke(f.thread, fn, locals);
+    }
+  }
+  return callValue(f, fn, args, null);
+}
+
+/**
+ * `f(a, b)` with positional arguments only. A global callee is read from its slot inline
+ * (its closure still reports an unbound one), and small arities build the argument array in
+ * place, saving two closure calls per call.
+ */
+function plainCall(c: FnCtx, e: A.CallExpr, p: number): Eval {
+  const fnx = compileExpr(c, e.fn);
+  const b = e.fn.kind === 'Ident' ? e.fn.binding : null;
+  const g = b !== null && b.scope === 'global' ? c.mod.globals : null;
+  const gi = b === null ? 0 : b.index;
+  const arg = (i: number): Eval => compileExpr(c, (e.args[i] as A.Arg).value);
+  switch (e.args.length) {
+    case 1: {
+      const a0 = arg(0);
+      return (f) => {
+        const fn = (g === null ? undefined : g[gi]) ?? fnx(f);
+        const args = [a0(f)];
+        f.pos = p;
+        return callPositional(f, fn, args);
+      };
+    }
+    case 2: {
+      const a0 = arg(0);
+      const a1 = arg(1);
+      return (f) => {
+        const fn = (g === null ? undefined : g[gi]) ?? fnx(f);
+        const args = [a0(f), a1(f)];
+        f.pos = p;
+        return callPositional(f, fn, args);
+      };
+    }
+    default: {
+      const mkArgs = elems(
+        c,
+        e.args.map((a) => a.value),
+      );
+      return (f) => {
+        const fn = (g === null ? undefined : g[gi]) ?? fnx(f);
+        const args = mkArgs(f);
+        f.pos = p;
+        return callPositional(f, fn, args);
+      };
+    }
+  }
+}
+
+/**
+ * One `x.name(...)` call site, with an inline cache of the native method last found there,
+ * by receiver type name. Receivers with their own attributes (host objects) always take the
+ * general path.
+ */
+class MethodSite {
+  cachedType = '';
+  cachedImpl: BuiltinImpl | undefined = undefined;
+  constructor(
+    readonly name: string,
+    readonly pos: number,
+    readonly dotPos: number,
+  ) {}
+}
+
+function callAt(f: Frame, site: MethodSite, r: Value, args: Value[]): Value {
+  f.pos = site.pos;
+  const t = typeName(r);
+  if (t === site.cachedType && ownAttrsFree(r))
+    return (site.cachedImpl as BuiltinImpl)(f.thread, args, null, r);
+  if (ownAttrsFree(r)) {
+    const impl = lookupMethod(t, site.name);
+    if (impl !== undefined) {
+      site.cachedType = t;
+      site.cachedImpl = impl;
+      return impl(f.thread, args, null, r);
+    }
+  }
+  const v = callMethod(f.thread, r, site.name, args, null);
+  if (v !== undefined) return v;
+  f.pos = site.dotPos;
+  const fn = getAttr(r, site.name, f.thread);
+  f.pos = site.pos;
+  return callValue(f, fn, args, null);
+}
+
+/** `x.name(a, b)`: method calls skip allocating a bound-method object. */
+function methodCall(c: FnCtx, e: A.CallExpr, dot: A.DotExpr, p: number): Eval {
+  const recv = compileExpr(c, dot.x);
+  const site = new MethodSite(dot.name, p, encodePos(dot));
+  if (e.args.length === 1) {
+    const a0 = compileExpr(c, (e.args[0] as A.Arg).value);
+    return (f) => {
+      const r = recv(f);
+      return callAt(f, site, r, [a0(f)]);
+    };
+  }
+  const mkArgs = elems(
+    c,
+    e.args.map((a) => a.value),
+  );
+  return (f) => {
+    const r = recv(f);
+    return callAt(f, site, r, mkArgs(f));
+  };
+}
+
 export function callExpr(c: FnCtx, e: A.CallExpr): Eval {
   const p = encodePos(e);
   if (e.args.every((a) => a.kind === 'pos')) {
-    const mkArgs = elems(
-      c,
-      e.args.map((a) => a.value),
-    );
-    if (e.fn.kind === 'Dot') {
-      // Method calls skip allocating a bound-method object.
-      const recv = compileExpr(c, e.fn.x);
-      const name = e.fn.name;
-      const dp = encodePos(e.fn);
-      // Inline cache: the native method last found here, by receiver type name. Receivers
-      // with their own attributes (host objects) always take the general path.
-      let cachedType = '';
-      let cachedImpl: BuiltinImpl | undefined;
-      return (f) => {
-        const r = recv(f);
-        const args = mkArgs(f);
-        f.pos = p;
-        const t = typeName(r);
-        if (t === cachedType && ownAttrsFree(r))
-          return (cachedImpl as BuiltinImpl)(f.thread, args, null, r);
-        if (ownAttrsFree(r)) {
-          const impl = lookupMethod(t, name);
-          if (impl !== undefined) {
-            cachedType = t;
-            cachedImpl = impl;
-            return impl(f.thread, args, null, r);
-          }
-        }
-        const v = callMethod(f.thread, r, name, args, null);
-        if (v !== undefined) return v;
-        f.pos = dp;
-        const fn = getAttr(r, name, f.thread);
-        f.pos = p;
-        return callValue(f, fn, args, null);
-      };
-    }
-    const fnx = compileExpr(c, e.fn);
-    const nargs = e.args.length;
-    return (f) => {
-      const fn = fnx(f);
-      const args = mkArgs(f);
-      f.pos = p;
-      // Positional calls of plain Starlark functions bind by position: the args become the locals.
-      if (fn instanceof StarFunction) {
-        const code = fn.code;
-        if (code.simple && nargs === code.scope.numParams) {
-          const locals = args as Array<Value | undefined>;
-          for (let i = nargs; i < code.nlocals; i++) locals.push(undefined);
-          return invoke(f.thread, fn, locals);
-        }
-      }
-      return callValue(f, fn, args, null);
-    };
+    if (e.fn.kind !== 'Dot') return plainCall(c, e, p);
+    return methodCall(c, e, e.fn, p);
   }
   const fnx = compileExpr(c, e.fn);
   const steps = e.args.map((a) => argStep(c, a));

@@ -27,15 +27,30 @@ export type Exec = (f: Frame) => number;
 
 /** One activation: locals live in a plain array indexed by resolver-assigned slots. */
 export class Frame implements FrameInfo {
-  pos = 0;
-  ret: Value = None;
+  // Assigned in the constructor rather than by field initialisers, which V8 runs as an extra
+  // step per allocation; one frame is allocated per call.
+  declare pos: number;
+  declare ret: Value;
+  declare locals: Array<Value | undefined>;
+  declare readonly free: Cell[];
+  declare readonly thread: EvalThread;
+  declare readonly file: string;
+  declare readonly fn: string;
   constructor(
-    public locals: Array<Value | undefined>,
-    readonly free: Cell[],
-    readonly thread: EvalThread,
-    readonly file: string,
-    readonly fn: string,
-  ) {}
+    locals: Array<Value | undefined>,
+    free: Cell[],
+    thread: EvalThread,
+    file: string,
+    fn: string,
+  ) {
+    this.pos = 0;
+    this.ret = None;
+    this.locals = locals;
+    this.free = free;
+    this.thread = thread;
+    this.file = file;
+    this.fn = fn;
+  }
 }
 
 /** The compiled, closure-independent part of a `def` or `lambda`. */

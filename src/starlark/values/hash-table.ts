@@ -8,6 +8,9 @@ export const HOLE: Value = Object.freeze(Object.create(null)) as Value;
  * Insertion-ordered hash table shared by dict and set. Keys and values live in parallel
  * arrays (so iteration is a plain array walk); a JS Map indexes primitive keys by value and
  * a second Map indexes composite keys (tuples and the like) by their canonical string.
+ * Small non-negative int keys that arrive in order (0, 1, 2, ...) are indexed by a plain
+ * array instead: Map hashing scatters consecutive ints across memory, which made building
+ * `{i: ... for i in range(n)}` cache-bound.
  */
 export abstract class HashTable extends StarlarkObject {
   declare keys: Value[];
@@ -15,6 +18,12 @@ export abstract class HashTable extends StarlarkObject {
   declare itercount: number;
   declare private index: Map<unknown, number>;
   declare private cindex: Map<string, number> | null;
+  /**
+   * `dense[i]` is the slot of int key i, or -1 if absent. It only grows by appending the key
+   * equal to its length, and only when that key is not in `index`; so an int key below
+   * `dense.length` is never in `index`.
+   */
+  declare private dense: number[];
   declare private holes: number;
 
   constructor() {
@@ -24,6 +33,7 @@ export abstract class HashTable extends StarlarkObject {
     this.itercount = 0;
     this.index = new Map();
     this.cindex = null;
+    this.dense = [];
     this.holes = 0;
   }
 
@@ -43,6 +53,8 @@ export abstract class HashTable extends StarlarkObject {
       return s === undefined ? -1 : s;
     }
     const hk = tableKey(k);
+    if (typeof hk === 'number' && hk >= 0 && hk < this.dense.length && (hk | 0) === hk)
+      return this.dense[hk]!;
     let s: number | undefined;
     if (typeof hk === 'string') s = this.cindex === null ? undefined : this.cindex.get(hk);
     else s = this.index.get(hk);
@@ -52,6 +64,25 @@ export abstract class HashTable extends StarlarkObject {
   /** Inserts or replaces; the caller has already checked mutability. */
   put(k: Value, v: Value): void {
     const hk = typeof k === 'string' ? k : tableKey(k);
+    if (typeof hk === 'number' && hk >= 0 && (hk | 0) === hk) {
+      const dense = this.dense;
+      if (hk < dense.length) {
+        const d = dense[hk]!;
+        if (d >= 0) this.vals[d] = v;
+        else {
+          dense[hk] = this.keys.length;
+          this.keys.push(k);
+          this.vals.push(v);
+        }
+        return;
+      }
+      if (hk === dense.length && (this.index.size === 0 || !this.index.has(hk))) {
+        dense.push(this.keys.length);
+        this.keys.push(k);
+        this.vals.push(v);
+        return;
+      }
+    }
     const composite = typeof hk === 'string' && typeof k !== 'string';
     const map: Map<unknown, number> = composite ? (this.cindex ??= new Map()) : this.index;
     const s = map.get(hk);
@@ -67,12 +98,19 @@ export abstract class HashTable extends StarlarkObject {
   /** Removes `k`; returns its slot's old value or undefined. The caller checked mutability. */
   remove(k: Value): Value | undefined {
     const hk = typeof k === 'string' ? k : tableKey(k);
-    const composite = typeof hk === 'string' && typeof k !== 'string';
-    const map = composite ? this.cindex : this.index;
-    if (map === null) return undefined;
-    const s = map.get(hk);
-    if (s === undefined) return undefined;
-    map.delete(hk);
+    let s: number | undefined;
+    if (typeof hk === 'number' && hk >= 0 && hk < this.dense.length && (hk | 0) === hk) {
+      s = this.dense[hk]!;
+      if (s < 0) return undefined;
+      this.dense[hk] = -1;
+    } else {
+      const composite = typeof hk === 'string' && typeof k !== 'string';
+      const map = composite ? this.cindex : this.index;
+      if (map === null) return undefined;
+      s = map.get(hk);
+      if (s === undefined) return undefined;
+      map.delete(hk);
+    }
     const old = this.vals[s]!;
     this.keys[s] = HOLE;
     this.vals[s] = HOLE;
@@ -97,6 +135,7 @@ export abstract class HashTable extends StarlarkObject {
     this.vals = [];
     this.index = new Map();
     this.cindex = null;
+    this.dense = [];
     this.holes = 0;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
@@ -109,6 +148,7 @@ export abstract class HashTable extends StarlarkObject {
     this.vals = [];
     this.index = new Map();
     this.cindex = null;
+    this.dense = [];
     this.holes = 0;
   }
 
