@@ -119,11 +119,11 @@ try {
   const lags = [];
   const pending = new Set(ids);
   const deadline = boundary + 60_000;
-  // Lags come from the recorded started_at, not from when this loop sees a run: it polls every
-  // 3 s so that its 10,000 LRANGEs do not compete with the burst it measures.
+  // Lags come from the recorded started_at, not from when this loop sees a run: it first polls
+  // 5 s after the boundary, then every 3 s, so that its 10,000 LRANGEs do not compete with the
+  // burst it measures.
   while (pending.size > 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 3000));
-    if (Date.now() < boundary + 2000) continue;
+    await new Promise((r) => setTimeout(r, Math.max(3000, boundary + 5000 - Date.now())));
     const list = [...pending];
     for (let i = 0; i < list.length; i += 500) {
       const chunk = list.slice(i, i + 500);

@@ -117,23 +117,30 @@ export function createRunExecutor(deps: ExecutorDeps) {
     });
   }
 
+  // One heartbeat for all runs in flight here: their leases are renewed every lock_ttl / 3.
+  const inFlight = new Set<InFlight>();
+  let heartbeat: NodeJS.Timeout | null = null;
+  const renewAll = () => {
+    deps.runState
+      .renew([...inFlight])
+      .catch((err: Error) => deps.log.warn({ err: err.message }, 'lease renewal failed'));
+  };
+
   /** Runs a claimed run to its end: lease renewal while in flight, then finalisation. */
   async function runClaimed(s: StoredSchedule, run: InFlight): Promise<void> {
-    const heartbeat = setInterval(
-      () => {
-        deps.runState
-          .renew(run)
-          .catch((err: Error) => deps.log.warn({ err: err.message }, 'lease renewal failed'));
-      },
-      Math.max(100, Math.floor(deps.leaseMs / 3)),
-    );
+    inFlight.add(run);
+    heartbeat ??= setInterval(renewAll, Math.max(100, Math.floor(deps.leaseMs / 3)));
     let result: Pick<RunOutcome, 'status' | 'error' | 'output'>;
     try {
       result = await perform(s);
     } catch (err) {
       result = { status: 'error', error: (err as Error).message, output: '' };
     } finally {
-      clearInterval(heartbeat);
+      inFlight.delete(run);
+      if (inFlight.size === 0 && heartbeat) {
+        clearInterval(heartbeat);
+        heartbeat = null;
+      }
     }
     await finalize(s, run, result);
   }

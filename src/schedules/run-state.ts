@@ -20,8 +20,17 @@ export interface InFlight {
   startedAt: string;
 }
 
-export const memberOf = (run: InFlight) =>
-  JSON.stringify({ s: run.scheduleId, r: run.runId, f: run.fireTime, t: run.startedAt });
+const members = new WeakMap<InFlight, string>();
+
+/** Computed once per run: it is sent at claim, renewals and finish. */
+export const memberOf = (run: InFlight): string => {
+  let member = members.get(run);
+  if (member === undefined) {
+    member = JSON.stringify({ s: run.scheduleId, r: run.runId, f: run.fireTime, t: run.startedAt });
+    members.set(run, member);
+  }
+  return member;
+};
 
 export function parseMember(member: string): InFlight | null {
   try {
@@ -147,8 +156,15 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
       const score = await redis.zscore(keys.scheduleRunning(), member);
       return { member, deadline: score === null ? null : Number(score) };
     },
-    async renew(run: InFlight): Promise<void> {
-      await redis.zadd(keys.scheduleRunning(), 'XX', Date.now() + opts.leaseMs, memberOf(run));
+    /** Pushes the lease deadline of runs still in flight (XX: a finished run stays gone). */
+    async renew(runs: InFlight[]): Promise<void> {
+      if (runs.length === 0) return;
+      const deadline = Date.now() + opts.leaseMs;
+      await redis.zadd(
+        keys.scheduleRunning(),
+        'XX',
+        ...runs.flatMap((run) => [deadline, memberOf(run)]),
+      );
     },
     /** Claims many runs of one fire time at once; one result per run, in order. */
     async claimMany(runs: InFlight[], fireTime: number): Promise<ClaimResult[]> {

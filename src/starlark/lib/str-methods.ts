@@ -133,12 +133,14 @@ function noArgs(name: string, f: (s: string) => Value): Method {
 function join(thread: Thread, args: Args, kw: Kw, self: Value): Value {
   const [x] = unpackPositional('join', args, kw, 1, 1);
   const items = iterableArg('join', x!, thread);
-  let total = 0;
-  items.forEach((v, i) => {
+  // A plain loop, not a callback: V8 optimises a hot loop in a rarely-called builtin at once.
+  let total = items.length > 0 ? (self as string).length * (items.length - 1) : 0;
+  for (let i = 0; i < items.length; i++) {
+    const v = items[i];
     if (typeof v !== 'string')
-      throw new StarlarkError(`join: in list, want string, got ${typeName(v)}`);
-    total += v.length + (i > 0 ? (self as string).length : 0);
-  });
+      throw new StarlarkError(`join: in list, want string, got ${typeName(v!)}`);
+    total += v.length;
+  }
   thread.alloc(total);
   return (items as string[]).join(self as string);
 }

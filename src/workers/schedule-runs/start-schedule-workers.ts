@@ -50,7 +50,7 @@ export async function startScheduleWorkers(
     prefix: ctx.redisTarget.prefix,
     retentionMs: schedules.claimRetentionMs,
     // A tick with more members than one process starts at once is shared with the others.
-    batchSize: Math.min(64, ctx.config.schedules.concurrency),
+    batchSize: Math.min(256, ctx.config.schedules.concurrency),
     log,
   });
   // Other workers' ticks announce here when they have more runs than one process starts at once.
