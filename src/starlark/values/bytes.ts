@@ -1,4 +1,5 @@
 import { fnv32a } from './hash.js';
+import { escapes } from './repr.js';
 import { StarlarkObject, type Value } from './value.js';
 
 const decoder = new TextDecoder('utf-8');
@@ -105,17 +106,6 @@ function utf8SeqLen(d: Uint8Array, i: number): number {
   return n;
 }
 
-const byteEscapes: Record<number, string> = {
-  7: '\\a',
-  8: '\\b',
-  9: '\\t',
-  10: '\\n',
-  11: '\\v',
-  12: '\\f',
-  13: '\\r',
-  34: '\\"',
-  92: '\\\\',
-};
 
 /** Quotes bytes: valid printable UTF-8 shown as text, everything else as escapes. */
 function quoteBytes(d: Uint8Array): string {
@@ -127,7 +117,7 @@ function quoteBytes(d: Uint8Array): string {
       out += '\\x' + b.toString(16).padStart(2, '0');
       i++;
     } else if (n === 1) {
-      const e = byteEscapes[b];
+      const e = escapes[b];
       if (e !== undefined) out += e;
       else if (b < 0x20 || b === 0x7f) out += '\\x' + b.toString(16).padStart(2, '0');
       else out += String.fromCharCode(b);

@@ -4,7 +4,8 @@ import { None, SFloat, type StarlarkObject, type Value } from './value.js';
 /** Objects whose repr is in progress; a container met again prints as `...` instead of looping. */
 const inProgress: StarlarkObject[] = [];
 
-const escapes: Record<number, string> = {
+/** Backslash escapes shared by string and bytes literals' repr. */
+export const escapes: Readonly<Record<number, string>> = {
   7: '\\a',
   8: '\\b',
   9: '\\t',
