@@ -43,20 +43,33 @@ export function createQueueClient(target: RedisTarget): QueueClient {
     }
     return q;
   };
-  const queueEvents = async (key: QueueKey): Promise<QueueEvents> => {
-    let ev = events.get(key);
-    if (!ev) {
-      const eventsConnection = createRedis(target, 'bullmq');
-      eventConnections.push(eventsConnection);
-      ev = new QueueEvents(queues[key].name, {
-        connection: eventsConnection,
-        prefix,
-        blockingTimeout: 5000,
-      });
-      events.set(key, ev);
-      await ev.waitUntilReady();
+  const eventsReady = new Map<QueueKey, Promise<QueueEvents>>();
+  /**
+   * One QueueEvents per queue, shared by every caller. Callers wait for the same readiness
+   * promise, and reading starts at Redis's clock when it was created, not at `$` when its first
+   * XREAD happens to run: a job finishing in between would otherwise never be seen by the
+   * callers of a burst (their runs then time out).
+   */
+  const queueEvents = (key: QueueKey): Promise<QueueEvents> => {
+    let ready = eventsReady.get(key);
+    if (!ready) {
+      ready = (async () => {
+        const eventsConnection = createRedis(target, 'bullmq');
+        eventConnections.push(eventsConnection);
+        const [seconds, micros] = await eventsConnection.time();
+        const ev = new QueueEvents(queues[key].name, {
+          connection: eventsConnection,
+          prefix,
+          blockingTimeout: 5000,
+          lastEventId: `${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}-0`,
+        });
+        events.set(key, ev);
+        await ev.waitUntilReady();
+        return ev;
+      })();
+      eventsReady.set(key, ready);
     }
-    return ev;
+    return ready;
   };
 
   return {

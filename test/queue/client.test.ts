@@ -1,0 +1,60 @@
+import { Worker } from 'bullmq';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createQueueClient } from '../../src/queue/client.js';
+import { bullPrefix, createRedis } from '../../src/store/redis.js';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.js';
+
+const hash = `sha256:${'0'.repeat(64)}`;
+
+describe('queue client', () => {
+  const prefix = uniquePrefix('queue');
+  const target = { url: testRedisUrl(), prefix };
+  const connection = createRedis(target, 'bullmq');
+  // A processor that answers at once, so results race the caller's subscription.
+  const worker = new Worker(
+    'script-runs',
+    async (job) => ({ success: true, result: job.data.args, duration_ms: 0, logs: [] }),
+    { connection, prefix: bullPrefix(prefix), concurrency: 50 },
+  );
+  afterAll(async () => {
+    await worker.close();
+    connection.disconnect();
+    await dropPrefix(prefix);
+  });
+
+  it('answers every caller of a burst sent before its event stream was ready', async () => {
+    const client = createQueueClient(target);
+    try {
+      const runs = Array.from({ length: 60 }, (_, i) =>
+        client.run(
+          'scriptRuns',
+          { name: 'x.star', hash, args: { i }, origin: 'api', allowUnapproved: false },
+          10_000,
+        ),
+      );
+      const results = await Promise.all(runs);
+      expect(results.map((r) => (r.result as { i: number }).i)).toEqual(
+        Array.from({ length: 60 }, (_, i) => i),
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses a payload that fails its schema before enqueueing', async () => {
+    const client = createQueueClient(target);
+    try {
+      await expect(
+        client.enqueue('scriptRuns', {
+          name: 'x.star',
+          hash: 'md5:1',
+          args: {},
+          origin: 'api',
+          allowUnapproved: false,
+        }),
+      ).rejects.toThrow(/hash/);
+    } finally {
+      await client.close();
+    }
+  });
+});
