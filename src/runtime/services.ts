@@ -109,7 +109,7 @@ export async function createServices(
     queues: ctx.queues,
     stats,
     wallTimeMs: ctx.config.scripts.limits.wall_time,
-    redact: (text) => scriptSecrets.redact(text),
+    redact,
     log: ctx.log,
   });
 
@@ -127,7 +127,7 @@ export async function createServices(
       runAgent: createAgentRunner({ engine: engine.client, log: ctx.log }),
       scripts: scriptRunner,
       scriptExists: async (name) => (await scriptStore.get(name)) !== null,
-      redact: (text) => scriptSecrets.redact(text),
+      redact,
     }),
   );
 
