@@ -106,7 +106,6 @@ function utf8SeqLen(d: Uint8Array, i: number): number {
   return n;
 }
 
-
 /** Quotes bytes: valid printable UTF-8 shown as text, everything else as escapes. */
 function quoteBytes(d: Uint8Array): string {
   let out = '"';
