@@ -72,19 +72,22 @@ export function decodeScript(raw: Record<string, string>): ScriptRecord | null {
     modified_at,
     head,
   };
-  for (const field of [
-    'approved_at',
-    'approved_by',
-    'approved_hash',
-    'rejected_at',
-    'rejected_by',
-    'reason',
-  ] as const) {
+  for (const field of optionalFields) {
     const value = raw[field];
     if (value !== undefined && value !== '') record[field] = value;
   }
   return record;
 }
+
+/** Approval and rejection fields: stored only when set. */
+const optionalFields = [
+  'approved_at',
+  'approved_by',
+  'approved_hash',
+  'rejected_at',
+  'rejected_by',
+  'reason',
+] as const;
 
 function parseMetadataField(text: string | undefined): ScriptMetadata {
   const empty: ScriptMetadata = { description: '', author: '', version: '', secrets: [] };
@@ -108,14 +111,7 @@ export function encodeScript(record: ScriptRecord): Record<string, string> {
     modified_at: record.modified_at,
     head: record.head,
   };
-  for (const field of [
-    'approved_at',
-    'approved_by',
-    'approved_hash',
-    'rejected_at',
-    'rejected_by',
-    'reason',
-  ] as const) {
+  for (const field of optionalFields) {
     const value = record[field];
     if (value !== undefined) out[field] = value;
   }

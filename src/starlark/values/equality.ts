@@ -87,9 +87,16 @@ export function equalsDepth(x: Value, y: Value, depth: number): boolean {
 }
 
 /**
- * Three-way comparison for ordering (`sorted`, `<`). Throws `T < U not implemented` for
- * unordered operands, as starlark-go words it.
+ * Raised for operands with no order between them. The message is starlark-go's wording, which
+ * the conformance suites match; `compare` re-raises it naming its own operator and operands.
  */
+export class UnorderedError extends StarlarkError {
+  constructor(x: Value, op: string, y: Value) {
+    super(`${typeName(x)} ${op} ${typeName(y)} not implemented`);
+  }
+}
+
+/** Three-way comparison for ordering (`sorted`, `<`); UnorderedError for unordered operands. */
 export function compareDepth(x: Value, y: Value, depth: number): number {
   const tx = typeof x;
   if (tx === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
@@ -104,7 +111,7 @@ export function compareDepth(x: Value, y: Value, depth: number): number {
       if (r !== undefined) return r;
     }
   }
-  throw new StarlarkError(`${typeName(x)} < ${typeName(y)} not implemented`);
+  throw new UnorderedError(x, '<', y);
 }
 
 /** Starlark ordered comparison `x op y`. */
@@ -119,9 +126,7 @@ export function compare(op: CompareOp, x: Value, y: Value): boolean {
     try {
       c = compareDepth(x, y, maxCompareDepth);
     } catch (e) {
-      if (e instanceof StarlarkError && e.message.endsWith(' not implemented')) {
-        throw new StarlarkError(`${typeName(x)} ${op} ${typeName(y)} not implemented`);
-      }
+      if (e instanceof UnorderedError) throw new UnorderedError(x, op, y);
       throw e;
     }
   }
