@@ -8,8 +8,9 @@
 // run executing; the lag includes BullMQ's tick job pick-up, reading the schedules and waiting
 // for a free slot.
 // Run with `npm run bench:schedules` (SCHEDULES=10000 by default; a private redis-server).
+// WORKER_NODE_ARGS passes flags to the worker processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../dist/config/load.js';
@@ -45,6 +46,16 @@ const ctx = await createContext(config, createLogger('warn'), redis.url);
 const schedules = createSchedules(createScheduleDeps(ctx));
 const children = [];
 
+// CPU seconds used so far by a child process (utime + stime, clock ticks of 10 ms) and by Redis.
+const cpuOf = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const redisCpu = async () => {
+  const info = await ctx.redis.info('cpu');
+  const num = (k) => Number(new RegExp(`${k}:([\\d.]+)`).exec(info)[1]);
+  return (num('used_cpu_user') + num('used_cpu_sys')) * 1000;
+};
 const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await ctx.redis.info('memory'))[1]);
 const pct = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -99,11 +110,15 @@ try {
     STEWARD_CONFIG: configFile,
   };
   for (let i = 0; i < WORKERS; i++) {
-    const child = spawn(process.execPath, [cli, 'worker'], {
-      cwd: dir,
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...(process.env.WORKER_NODE_ARGS?.split(' ') ?? []), cli, 'worker'],
+      {
+        cwd: dir,
+        env,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     children.push(child);
   }
   const queue = ctx.queues.queue('scheduleRuns');
@@ -116,6 +131,8 @@ try {
     `${COUNT} schedules created in ${createMs} ms; waiting for ${new Date(boundary).toISOString()}\n`,
   );
   const iso = new Date(boundary).toISOString();
+  await new Promise((r) => setTimeout(r, boundary - 1000 - Date.now()));
+  const cpuBefore = { workers: children.map((c) => cpuOf(c.pid)), redis: await redisCpu() };
   const lags = [];
   const pending = new Set(ids);
   const deadline = boundary + 60_000;
@@ -140,6 +157,8 @@ try {
     }
   }
   const afterRun = await usedMemory();
+  const workerCpu = children.reduce((sum, c, i) => sum + cpuOf(c.pid) - cpuBefore.workers[i], 0);
+  const redisCpuMs = (await redisCpu()) - cpuBefore.redis;
   lags.sort((a, b) => a - b);
   const perFire = COUNT - pending.size;
   const lastFinish = lags.length ? lags[lags.length - 1] : NaN;
@@ -153,6 +172,11 @@ try {
     ['lag p99 (ms)', pct(lags, 99)],
     ['lag max (ms)', lastFinish],
     ['target p99 ≤ 1000 ms', pct(lags, 99) <= 1000 ? 'met' : 'NOT met'],
+    ['CPU per run, worker processes (µs)', Math.round((workerCpu * 1000) / Math.max(1, perFire))],
+    [
+      'CPU per run, Redis (µs, includes this bench polling)',
+      Math.round((redisCpuMs * 1000) / Math.max(1, perFire)),
+    ],
     ['Redis bytes / schedule (INFO delta, idle)', Math.round((afterCreate - before) / COUNT)],
     ['Redis bytes / schedule (MEMORY USAGE: hash + share of scheduler keys)', sampleBytes],
     [

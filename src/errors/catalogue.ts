@@ -35,7 +35,15 @@ export class AppError extends Error {
     /** Extra fields rendered beside `error` and `message` (e.g. line/column of a syntax error). */
     readonly details?: Record<string, unknown>,
   ) {
-    super(message);
+    // A 4xx answer is control flow (a refused script run, a missing id): its stack is never
+    // logged, and capturing one costs tens of µs, which thousands of scheduled refusals notice.
+    const limit = Error.stackTraceLimit;
+    if (errorCatalogue[code] < 500) Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.name = 'AppError';
     this.status = errorCatalogue[code];
   }

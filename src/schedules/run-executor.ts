@@ -3,7 +3,6 @@ import type { DeliveryPayload } from '../queue/definitions.js';
 import type { RunOutcome, RunState, InFlight } from './run-state.js';
 import { parseMember } from './run-state.js';
 import type { ScheduleStore, StoredSchedule } from './schedule-store.js';
-import type { TickSpec } from './tick-groups.js';
 
 export interface ScriptOutcome {
   success: boolean;
@@ -145,13 +144,6 @@ export function createRunExecutor(deps: ExecutorDeps) {
     await finalize(s, run, result);
   }
 
-  const newRun = (
-    s: StoredSchedule,
-    fireTime: number | null,
-    startedAt = new Date(),
-    runId = randomBytes(12).toString('base64url'),
-  ) => ({ scheduleId: s.id, runId, fireTime, startedAt: startedAt.toISOString() });
-
   async function execute(req: RunRequest): Promise<void> {
     const s = await deps.store.getConfig(req.scheduleId);
     if (!s) return;
@@ -171,7 +163,12 @@ export function createRunExecutor(deps: ExecutorDeps) {
         return;
       }
     }
-    const run: InFlight = newRun(s, req.fireTime);
+    const run: InFlight = {
+      scheduleId: s.id,
+      runId: randomBytes(12).toString('base64url'),
+      fireTime: req.fireTime,
+      startedAt: new Date().toISOString(),
+    };
     const claim = await deps.runState.claim(run, req.jobId);
     if (claim === 'duplicate') return onDuplicate(deps.runState.claimKey(run, req.jobId));
     if (claim !== 'claimed') return;
@@ -181,49 +178,35 @@ export function createRunExecutor(deps: ExecutorDeps) {
   return {
     execute,
     /**
-     * The schedules of a tick batch that still belong to the tick: passed over are those gone,
-     * disabled, or whose cron or zone changed since the tick listed them.
+     * Takes up to `max` schedules of a tick's pending set, claims their runs of `fireTime` in
+     * the same round trip and starts each claimed run at once. Resolves once they have started,
+     * with one promise per started run or duplicate check (its end), and how many schedules the
+     * set still holds.
      */
-    async readBatch(ids: string[], tick: TickSpec): Promise<StoredSchedule[]> {
-      const rows = await Promise.all(ids.map((id) => deps.store.getConfig(id)));
-      return rows.filter(
-        (s): s is StoredSchedule =>
-          s !== null && s.enabled && s.cron_expr === tick.pattern && s.timezone === tick.tz,
-      );
-    },
-    /**
-     * Claims the firing `fireTime` of every schedule in `members` in one round trip, then starts
-     * each claimed run at once. Resolves once the runs have started, with one promise per
-     * started run or duplicate check (its end).
-     */
-    async startBatch(members: StoredSchedule[], fireTime: number): Promise<Array<Promise<void>>> {
-      // Picked up too late: the single-run path records each as skipped.
-      if (Date.now() - fireTime > deps.misfireWindowMs) {
-        return members.map((s) => execute({ scheduleId: s.id, fireTime, jobId: 'tick' }));
-      }
-      const startedAt = new Date();
+    async takeBatch(
+      tick: { pending: string; pattern: string; tz: string },
+      fireTime: number,
+      max: number,
+    ): Promise<{ started: Array<Promise<void>>; remaining: number }> {
+      // Picked up too late: popped only, and the single-run path records each as skipped.
+      const late = Date.now() - fireTime > deps.misfireWindowMs;
       // One draw of randomness for the batch's run ids.
-      const random = randomBytes(12 * members.length);
-      const runs = members
-        .map((s, i) => ({
-          s,
-          run: newRun(
-            s,
-            fireTime,
-            startedAt,
-            random.subarray(12 * i, 12 * i + 12).toString('base64url'),
-          ),
-        }))
-        .filter(({ s }) => fireTime > s.misfire_through);
-      const claims = await deps.runState.claimMany(
-        runs.map((r) => r.run),
+      const random = randomBytes(12 * max).toString('base64url');
+      const runIds = Array.from({ length: max }, (_, i) => random.slice(16 * i, 16 * i + 16));
+      const taken = await deps.runState.takeMany(
+        tick,
         fireTime,
+        new Date().toISOString(),
+        runIds,
+        !late,
       );
-      return runs.flatMap(({ s, run }, i) => {
-        if (claims[i] === 'claimed') return [runClaimed(s, run)];
-        if (claims[i] === 'duplicate') return [onDuplicate(deps.runState.claimKey(run, 'tick'))];
+      const started = taken.rows.flatMap(({ id, result, run, schedule }) => {
+        if (result === 'late') return [execute({ scheduleId: id, fireTime, jobId: 'tick' })];
+        if (result === 'claimed' && schedule) return [runClaimed(schedule, run)];
+        if (result === 'duplicate') return [onDuplicate(deps.runState.claimKey(run, 'tick'))];
         return [];
       });
+      return { started, remaining: taken.remaining };
     },
     /** Ends runs whose lease expired (their worker died); safe to call from every replica. */
     async sweepExpired(now = Date.now()): Promise<number> {

@@ -1,7 +1,12 @@
 import { keys } from '../store/keys.js';
 import type { Redis } from '../store/redis.js';
 import { createFinishBatcher, manyCommands } from './run-batches.js';
-import { runHistoryLimit } from './schedule-store.js';
+import {
+  configHashFields,
+  parseStored,
+  runHistoryLimit,
+  type StoredSchedule,
+} from './schedule-store.js';
 import type { RunEntry, RunStatus } from './schedule-schema.js';
 
 /**
@@ -22,23 +27,26 @@ export interface InFlight {
 
 const members = new WeakMap<InFlight, string>();
 
-/** Computed once per run: it is sent at claim, renewals and finish. */
+/**
+ * Computed once per run: it is sent at claim, renewals and finish. Space-separated so the batch
+ * take script (run-batches.ts) can build the same string; no part can hold a space (random
+ * base64url ids, digits, an ISO time).
+ */
 export const memberOf = (run: InFlight): string => {
   let member = members.get(run);
   if (member === undefined) {
-    member = JSON.stringify({ s: run.scheduleId, r: run.runId, f: run.fireTime, t: run.startedAt });
+    member = `${run.runId} ${run.scheduleId} ${run.fireTime ?? '-'} ${run.startedAt}`;
     members.set(run, member);
   }
   return member;
 };
 
 export function parseMember(member: string): InFlight | null {
-  try {
-    const m = JSON.parse(member) as { s: string; r: string; f: number | null; t: string };
-    return { scheduleId: m.s, runId: m.r, fireTime: m.f, startedAt: m.t };
-  } catch {
-    return null;
-  }
+  const [runId, scheduleId, fire, startedAt, extra] = member.split(' ');
+  if (!runId || !scheduleId || !fire || !startedAt || extra !== undefined) return null;
+  const fireTime = fire === '-' ? null : Number(fire);
+  if (fireTime !== null && !Number.isSafeInteger(fireTime)) return null;
+  return { scheduleId, runId, fireTime, startedAt };
 }
 
 const claimLua = `
@@ -82,6 +90,32 @@ return 0
 `;
 
 export type ClaimResult = 'claimed' | 'duplicate' | 'superseded' | 'gone';
+/** `moved`: disabled, or its cron or zone changed since the tick listed it; `late`: not claimed. */
+export type TakeResult = ClaimResult | 'moved' | 'late';
+
+/** One schedule popped from a tick; `schedule` is set when its run was claimed. */
+export interface Taken {
+  id: string;
+  result: TakeResult;
+  run: InFlight;
+  schedule?: StoredSchedule;
+}
+
+/** The take script reads the first six by position. */
+const takeFields = [
+  'name',
+  'cron_expr',
+  'enabled',
+  'timezone',
+  'misfire_through',
+  'last_fire_at',
+  ...configHashFields.filter(
+    (f) =>
+      !['name', 'cron_expr', 'enabled', 'timezone', 'misfire_through', 'last_fire_at'].includes(f),
+  ),
+];
+/** Splits key templates around an id; cannot occur in one. */
+const mark = '\u0000';
 export type FinishResult = 'ok' | 'run_once' | 'finished' | 'gone';
 
 export interface RunOutcome {
@@ -118,6 +152,8 @@ function luaCommands(redis: Redis) {
 }
 
 export function createRunState(redis: Redis, opts: { leaseMs: number; claimRetentionMs: number }) {
+  // The take script builds keys itself, so it needs the prefix ioredis adds to declared keys.
+  const prefix = redis.options.keyPrefix ?? '';
   const lua = luaCommands(redis);
   const many = manyCommands(redis);
   const finishOne = createFinishBatcher((items) => {
@@ -166,19 +202,53 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
         ...runs.flatMap((run) => [deadline, memberOf(run)]),
       );
     },
-    /** Claims many runs of one fire time at once; one result per run, in order. */
-    async claimMany(runs: InFlight[], fireTime: number): Promise<ClaimResult[]> {
-      if (runs.length === 0) return [];
-      const keyList = [keys.scheduleRunning()];
-      for (const run of runs) keyList.push(keys.schedule(run.scheduleId), claimKey(run, ''));
-      return (await many.claimMany(
-        keyList.length,
-        ...keyList,
+    /**
+     * Pops up to `runIds.length` schedules from a tick's pending set and claims their runs of
+     * `fireTime` (claim false: only pops, for firings picked up too late to run). Claimed rows
+     * come with the schedule's config.
+     */
+    async takeMany(
+      tick: { pending: string; pattern: string; tz: string },
+      fireTime: number,
+      startedAt: string,
+      runIds: string[],
+      claim = true,
+    ): Promise<{ remaining: number; rows: Taken[] }> {
+      const [hashHead = '', hashTail] = (prefix + keys.schedule(mark)).split(mark);
+      const [claimHead = '', claimTail = ''] = (prefix + keys.scheduleFired(mark, fireTime)).split(
+        mark,
+      );
+      if (hashTail !== '') throw new Error('schedule keys must end with the id');
+      const [remaining, rows] = await many.takeMany(
+        keys.scheduleRunning(),
+        tick.pending,
+        hashHead,
+        claimHead,
+        claimTail,
         String(opts.claimRetentionMs),
         String(Date.now() + opts.leaseMs),
         String(fireTime),
-        ...runs.map(memberOf),
-      )) as ClaimResult[];
+        tick.pattern,
+        tick.tz,
+        startedAt,
+        claim ? '1' : '0',
+        takeFields.length,
+        ...takeFields,
+        ...runIds,
+      );
+      return {
+        remaining,
+        rows: rows.map(([id, result, values], i) => {
+          const run: InFlight = { scheduleId: id, runId: runIds[i] ?? '', fireTime, startedAt };
+          if (result !== 'claimed' || !values) return { id, result: result as TakeResult, run };
+          const h: Record<string, string> = {};
+          takeFields.forEach((field, k) => {
+            const v = values[k];
+            if (v !== null && v !== undefined) h[field] = v;
+          });
+          return { id, result: 'claimed', run, schedule: parseStored(id, h) ?? undefined };
+        }),
+      };
     },
     /** Ends a run once (batched with the other finishes of the same event-loop turn). */
     async finish(run: InFlight, outcome: RunOutcome): Promise<FinishResult> {

@@ -29,7 +29,7 @@ export interface StoredSchedule extends ScheduleConfig {
 
 const historyLimit = 50;
 
-const configHashFields = [
+export const configHashFields = [
   'name',
   'cron_expr',
   'type',

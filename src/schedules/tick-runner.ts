@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { keys } from '../store/keys.js';
 import type { Redis } from '../store/redis.js';
 import type { RunExecutor } from './run-executor.js';
-import type { StoredSchedule } from './schedule-store.js';
 import type { TickGroups, TickSpec } from './tick-groups.js';
 import { tickPayload } from './tick-groups.js';
 
@@ -41,6 +40,18 @@ export function createLimiter(size: number) {
 }
 export type Limiter = ReturnType<typeof createLimiter>;
 
+/**
+ * KEYS: tick claim, group set, pending set. ARGV: claimer, retention. Claims the tick once and
+ * copies the group's members into its pending set; -1 when already claimed.
+ */
+const claimTickLua = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return -1 end
+local n = redis.call('SUNIONSTORE', KEYS[3], KEYS[2])
+if n > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
+return n
+`;
+type TickClaim = (...args: string[]) => Promise<number>;
+
 const announcement = tickPayload.extend({ fireTime: z.number().int(), from: z.string() });
 
 export interface TickRunnerDeps {
@@ -69,54 +80,44 @@ export function createTickRunner(deps: TickRunnerDeps) {
   const batchSize = deps.batchSize ?? 64;
   const self = randomBytes(8).toString('base64url');
   const channel = keys.scheduleTickChannel(deps.prefix);
+  const host = redis as unknown as Record<string, TickClaim | undefined>;
+  if (!host.stewardTickClaim)
+    redis.defineCommand('stewardTickClaim', { numberOfKeys: 3, lua: claimTickLua });
+  const claimTick: TickClaim = (...args) =>
+    (host.stewardTickClaim as TickClaim).call(redis, ...args);
   /** Drains started by announcements, awaited on close. */
   const background = new Set<Promise<void>>();
 
   /**
-   * Takes batches of the tick's list until it is empty. The next batch is popped and read while
-   * the current runs are in flight; its runs are claimed only as run slots free up, so a claimed
-   * run always starts at once.
+   * Takes batches of the tick's pending set until it is empty, each as large as the run slots
+   * free at that moment: a run is claimed only when it can start at once.
    */
   async function drain(spec: TickSpec, fireTime: number): Promise<number> {
-    const list = keys.scheduleTickPending(spec.group, fireTime);
-    type Taken = { rows: StoredSchedule[]; last: boolean };
-    const take = async (): Promise<Taken> => {
-      const ids = (await redis.lpop(list, batchSize)) ?? [];
-      const rows = ids.length > 0 ? await deps.executor.readBatch(ids, spec) : [];
-      return { rows, last: ids.length < batchSize };
-    };
+    const tick = { ...spec, pending: keys.scheduleTickPending(spec.group, fireTime) };
     const running: Array<Promise<void>> = [];
-    let next: Promise<Taken> | null = take();
-    let ready: StoredSchedule[] = [];
     for (;;) {
-      if (ready.length === 0) {
-        if (!next) break;
-        const got: Taken = await next;
-        ready = got.rows;
-        next = got.last ? null : take();
-        // Awaited on the next pass; a failure then ends this drain.
-        next?.catch(() => undefined);
-        continue;
-      }
       await limiter.waitFree();
-      const slots = limiter.reserve(ready.length);
+      // Runs finishing together free their slots over several callbacks of one I/O event:
+      // collect them, so that one take serves them all.
+      if (running.length > 0) await new Promise((r) => setImmediate(r));
+      const slots = limiter.reserve(batchSize);
       if (slots === 0) continue;
-      const batch = ready.splice(0, slots);
-      let started: Array<Promise<void>>;
+      let taken: Awaited<ReturnType<RunExecutor['takeBatch']>>;
       try {
-        started = await deps.executor.startBatch(batch, fireTime);
+        taken = await deps.executor.takeBatch(tick, fireTime, slots);
       } catch (err) {
         limiter.release(slots);
         throw err;
       }
-      limiter.release(slots - started.length);
-      for (const run of started) {
+      limiter.release(slots - taken.started.length);
+      for (const run of taken.started) {
         running.push(
           run
             .catch((err: Error) => deps.log.warn({ err: err.message }, 'schedule run failed'))
             .finally(() => limiter.release()),
         );
       }
+      if (taken.remaining === 0) break;
     }
     await Promise.all(running);
     return running.length;
@@ -126,23 +127,17 @@ export function createTickRunner(deps: TickRunnerDeps) {
     channel,
     /** A tick job of `spec`'s scheduler for `fireTime`: claim it, list its members, fan out. */
     async onTick(spec: TickSpec, fireTime: number): Promise<number> {
-      const claimed = await redis.set(
+      // The group's members are copied to the tick's pending set inside Redis: ten thousand ids
+      // never travel to this process and back.
+      const count = await claimTick(
         keys.scheduleTick(spec.group, fireTime),
+        keys.scheduleGroup(spec.group),
+        keys.scheduleTickPending(spec.group, fireTime),
         self,
-        'PX',
-        deps.retentionMs,
-        'NX',
+        String(deps.retentionMs),
       );
-      if (claimed !== 'OK') return 0;
-      const ids = await deps.groups.members(spec.group);
-      if (ids.length === 0) return 0;
-      const list = keys.scheduleTickPending(spec.group, fireTime);
-      await redis
-        .multi()
-        .rpush(list, ...ids)
-        .pexpire(list, deps.retentionMs)
-        .exec();
-      if (ids.length > batchSize) {
+      if (count <= 0) return 0;
+      if (count > batchSize) {
         const message: z.infer<typeof announcement> = { ...spec, fireTime, from: self };
         await redis.publish(channel, JSON.stringify(message));
       }

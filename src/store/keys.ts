@@ -51,7 +51,7 @@ export const keys = {
   scheduleGroupLock: (group: string) => `lock:schedule-group:${group}`,
   /** Claim of one tick (a group's fire time): the worker that wins it fans the firing out. */
   scheduleTick: (group: string, fireTime: number) => `schedules:tick:${group}:${fireTime}`,
-  /** List of the tick's schedule ids not yet taken by a worker (LPOP in batches). */
+  /** Set of the tick's schedule ids not yet taken by a worker (SPOP in batches). */
   scheduleTickPending: (group: string, fireTime: number) =>
     `schedules:tick:${group}:${fireTime}:pending`,
   /** Pub/sub channel, not a key (see redactionChannel): "a tick has runs to take". */

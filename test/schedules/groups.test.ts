@@ -120,11 +120,15 @@ describe('tick groups (one job scheduler per cron pattern and zone)', () => {
     // b moved away after the tick listed it: its row no longer matches the tick.
     await h.t.ctx.redis.hset(keys.schedule(b.id), 'cron_expr', '0 4 * * *');
     const { executor } = h.schedules;
-    const started = await executor.startBatch(await executor.readBatch([a.id, b.id], spec), fire);
-    expect(started).toHaveLength(1);
-    await Promise.all(started);
+    const tick = { ...spec, pending: keys.scheduleTickPending(spec.group, fire) };
+    await h.t.ctx.redis.sadd(tick.pending, a.id, b.id, 'ghost');
+    const taken = await executor.takeBatch(tick, fire, 8);
+    expect(taken).toMatchObject({ remaining: 0 });
+    expect(taken.started).toHaveLength(1);
+    await Promise.all(taken.started);
     // The firing is claimed already: the second tick only looks at the claim.
-    await Promise.all(await executor.startBatch(await executor.readBatch([a.id], spec), fire));
+    await h.t.ctx.redis.sadd(tick.pending, a.id);
+    await Promise.all((await executor.takeBatch(tick, fire, 8)).started);
     expect(await perFire(h, a.id)).toEqual(new Map([[new Date(fire).toISOString(), 1]]));
     expect(await h.schedules.store.runs(b.id)).toEqual([]);
   });
