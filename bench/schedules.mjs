@@ -160,12 +160,17 @@ try {
   const workerCpu = children.reduce((sum, c, i) => sum + cpuOf(c.pid) - cpuBefore.workers[i], 0);
   const redisCpuMs = (await redisCpu()) - cpuBefore.redis;
   lags.sort((a, b) => a - b);
+  // When BullMQ handed the boundary's tick job to a worker (its processedOn), relative to the fire.
+  const tickJobs = await queue.getJobs(['completed', 'failed', 'active'], 0, 50);
+  const tick = tickJobs.find((j) => j.name === 'tick' && j.opts.prevMillis === boundary);
+  const pickup = tick?.processedOn ? tick.processedOn - boundary : NaN;
   const perFire = COUNT - pending.size;
   const lastFinish = lags.length ? lags[lags.length - 1] : NaN;
   const rows = [
     ['schedules', COUNT],
     ['worker processes × concurrency', `${WORKERS} × ${CONCURRENCY}`],
     ['runs at the boundary', `${perFire} / ${COUNT}`],
+    ['tick job picked up by a worker (ms after the fire time)', pickup],
     ['lag min (ms)', lags[0]],
     ['lag p10 (ms)', pct(lags, 10)],
     ['lag p50 (ms)', pct(lags, 50)],

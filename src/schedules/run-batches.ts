@@ -14,8 +14,10 @@ import type { Redis } from '../store/redis.js';
  * in ARGV), as BullMQ's own scripts do; Steward runs on a single Redis, not a cluster.
  * KEYS: running, pending. ARGV: hash key head, claim key head, claim key tail, retention, lease
  * deadline, fire, pattern, zone, started at, claim ('1', or '0' to only pop late runs), field
- * count, fields (name, cron_expr, enabled, timezone, misfire_through, last_fire_at first), then one run id
- * per schedule to take. Returns {remaining, {id, result, values?}...}.
+ * count, fields (name, cron_expr, enabled, timezone, misfire_through, last_fire_at, then the
+ * run target's: type, script_name, prompt, output_target), then one run id
+ * per schedule to take. Returns {remaining, {id, result, target?}...}; a target is {name, type,
+ * script_name, prompt, output_target}.
  */
 export const takeManyLua = `
 local hashHead, claimHead, claimTail = ARGV[1], ARGV[2], ARGV[3]
@@ -53,7 +55,8 @@ for i, id in ipairs(ids) do
       end
     end
   end
-  out[#out + 1] = values and {id, result, values} or {id, result}
+  out[#out + 1] = values and {id, result, {values[1], values[7], values[8], values[9], values[10]}}
+    or {id, result}
 end
 return {redis.call('SCARD', KEYS[2]), out}
 `;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { DeliveryPayload } from '../queue/definitions.js';
 import type { RunOutcome, RunState, InFlight } from './run-state.js';
-import { parseMember } from './run-state.js';
-import type { ScheduleStore, StoredSchedule } from './schedule-store.js';
+import { inFlightRun, parseMember } from './run-state.js';
+import type { RunTarget, ScheduleStore } from './schedule-store.js';
 
 export interface ScriptOutcome {
   success: boolean;
@@ -41,7 +41,8 @@ export interface RunRequest {
 export const outputCapBytes = 64 * 1024;
 
 export function capOutput(text: string, cap = outputCapBytes): string {
-  if (Buffer.byteLength(text, 'utf8') <= cap) return text;
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short texts need no count.
+  if (text.length * 3 <= cap || Buffer.byteLength(text, 'utf8') <= cap) return text;
   const marker = '\n…[output truncated at 64 KiB]';
   const budget = cap - Buffer.byteLength(marker, 'utf8');
   // Cut on a character boundary: decoding a truncated buffer would leave a replacement char.
@@ -62,9 +63,7 @@ export const interruptedMessage =
 export function createRunExecutor(deps: ExecutorDeps) {
   const clean = (text: string) => capOutput(deps.redact(text));
 
-  async function perform(
-    s: StoredSchedule,
-  ): Promise<Pick<RunOutcome, 'status' | 'error' | 'output'>> {
+  async function perform(s: RunTarget): Promise<Pick<RunOutcome, 'status' | 'error' | 'output'>> {
     if (s.type === 'script') {
       if (!deps.runScript) throw new Error('script runs are not available in this process');
       const r = await deps.runScript(s.script_name ?? '', {});
@@ -77,7 +76,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
   }
 
   async function finalize(
-    s: StoredSchedule | null,
+    s: RunTarget | null,
     run: InFlight,
     result: Pick<RunOutcome, 'status' | 'error' | 'output'>,
   ) {
@@ -86,8 +85,8 @@ export function createRunExecutor(deps: ExecutorDeps) {
       error: clean(result.error),
       output: clean(result.output),
       finishedAt: new Date().toISOString(),
-      ...(s?.output_target ? { delivery: { status: 'pending' as const } } : {}),
     };
+    if (s?.output_target) outcome.delivery = { status: 'pending' };
     const done = await deps.runState.finish(run, outcome);
     if (done === 'run_once') await deps.onDisabled(run.scheduleId);
     if ((done === 'ok' || done === 'run_once') && s?.output_target) {
@@ -126,7 +125,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
   };
 
   /** Runs a claimed run to its end: lease renewal while in flight, then finalisation. */
-  async function runClaimed(s: StoredSchedule, run: InFlight): Promise<void> {
+  async function runClaimed(s: RunTarget, run: InFlight): Promise<void> {
     inFlight.add(run);
     heartbeat ??= setInterval(renewAll, Math.max(100, Math.floor(deps.leaseMs / 3)));
     let result: Pick<RunOutcome, 'status' | 'error' | 'output'>;
@@ -163,12 +162,12 @@ export function createRunExecutor(deps: ExecutorDeps) {
         return;
       }
     }
-    const run: InFlight = {
+    const run = inFlightRun({
       scheduleId: s.id,
       runId: randomBytes(12).toString('base64url'),
       fireTime: req.fireTime,
       startedAt: new Date().toISOString(),
-    };
+    });
     const claim = await deps.runState.claim(run, req.jobId);
     if (claim === 'duplicate') return onDuplicate(deps.runState.claimKey(run, req.jobId));
     if (claim !== 'claimed') return;

@@ -1,13 +1,8 @@
 import { keys } from '../store/keys.js';
 import type { Redis } from '../store/redis.js';
 import { createFinishBatcher, manyCommands } from './run-batches.js';
-import {
-  configHashFields,
-  parseStored,
-  runHistoryLimit,
-  type StoredSchedule,
-} from './schedule-store.js';
-import type { RunEntry, RunStatus } from './schedule-schema.js';
+import { runHistoryLimit, type RunTarget } from './schedule-store.js';
+import type { RunEntry, RunStatus, ScheduleType } from './schedule-schema.js';
 
 /**
  * The atomic steps of a run's life in Redis. A run is claimed once (SET NX on its fire time),
@@ -16,37 +11,40 @@ import type { RunEntry, RunStatus } from './schedule-schema.js';
  * Tick runs claim in batches and all finishes are batched (run-batches.ts), with the same steps.
  */
 
-/** What identifies a run in flight; serialised as the ZSET member and the claim's value. */
+/** What identifies a run in flight; `member` is its ZSET member and its claim's value. */
 export interface InFlight {
   scheduleId: string;
   runId: string;
   /** Epoch ms of the cron fire time; null for a manual run. */
   fireTime: number | null;
   startedAt: string;
+  member: string;
 }
 
-const members = new WeakMap<InFlight, string>();
-
 /**
- * Computed once per run: it is sent at claim, renewals and finish. Space-separated so the batch
- * take script (run-batches.ts) can build the same string; no part can hold a space (random
- * base64url ids, digits, an ISO time).
+ * Space-separated so the batch take script (run-batches.ts) can build the same string; no part
+ * can hold a space (random base64url ids, digits, an ISO time).
  */
-export const memberOf = (run: InFlight): string => {
-  let member = members.get(run);
-  if (member === undefined) {
-    member = `${run.runId} ${run.scheduleId} ${run.fireTime ?? '-'} ${run.startedAt}`;
-    members.set(run, member);
-  }
-  return member;
-};
+export function inFlightRun(run: Omit<InFlight, 'member'>): InFlight {
+  return {
+    ...run,
+    member: `${run.runId} ${run.scheduleId} ${run.fireTime ?? '-'} ${run.startedAt}`,
+  };
+}
 
 export function parseMember(member: string): InFlight | null {
   const [runId, scheduleId, fire, startedAt, extra] = member.split(' ');
   if (!runId || !scheduleId || !fire || !startedAt || extra !== undefined) return null;
   const fireTime = fire === '-' ? null : Number(fire);
   if (fireTime !== null && !Number.isSafeInteger(fireTime)) return null;
-  return { scheduleId, runId, fireTime, startedAt };
+  return { scheduleId, runId, fireTime, startedAt, member };
+}
+
+/** ISO text of a fire time: every run of a tick shares one. */
+let lastFire: { at: number; iso: string } = { at: 0, iso: new Date(0).toISOString() };
+function isoOfFire(at: number): string {
+  if (lastFire.at !== at) lastFire = { at, iso: new Date(at).toISOString() };
+  return lastFire.iso;
 }
 
 const claimLua = `
@@ -98,10 +96,10 @@ export interface Taken {
   id: string;
   result: TakeResult;
   run: InFlight;
-  schedule?: StoredSchedule;
+  schedule?: RunTarget;
 }
 
-/** The take script reads the first six by position. */
+/** The take script reads them by position: checks first, then the run target's. */
 const takeFields = [
   'name',
   'cron_expr',
@@ -109,10 +107,10 @@ const takeFields = [
   'timezone',
   'misfire_through',
   'last_fire_at',
-  ...configHashFields.filter(
-    (f) =>
-      !['name', 'cron_expr', 'enabled', 'timezone', 'misfire_through', 'last_fire_at'].includes(f),
-  ),
+  'type',
+  'script_name',
+  'prompt',
+  'output_target',
 ];
 /** Splits key templates around an id; cannot occur in one. */
 const mark = '\u0000';
@@ -174,7 +172,7 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
   return {
     claimKey,
     async claim(run: InFlight, jobId: string): Promise<ClaimResult> {
-      const member = memberOf(run);
+      const member = run.member;
       return (await lua.claim(
         keys.schedule(run.scheduleId),
         claimKey(run, jobId),
@@ -199,7 +197,7 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
       await redis.zadd(
         keys.scheduleRunning(),
         'XX',
-        ...runs.flatMap((run) => [deadline, memberOf(run)]),
+        ...runs.flatMap((run) => [deadline, run.member]),
       );
     },
     /**
@@ -239,14 +237,17 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
       return {
         remaining,
         rows: rows.map(([id, result, values], i) => {
-          const run: InFlight = { scheduleId: id, runId: runIds[i] ?? '', fireTime, startedAt };
+          const runId = runIds[i] ?? '';
+          // The same text the take script stored.
+          const member = `${runId} ${id} ${fireTime} ${startedAt}`;
+          const run: InFlight = { scheduleId: id, runId, fireTime, startedAt, member };
           if (result !== 'claimed' || !values) return { id, result: result as TakeResult, run };
-          const h: Record<string, string> = {};
-          takeFields.forEach((field, k) => {
-            const v = values[k];
-            if (v !== null && v !== undefined) h[field] = v;
-          });
-          return { id, result: 'claimed', run, schedule: parseStored(id, h) ?? undefined };
+          const [name, type, scriptName, prompt, target] = values;
+          const schedule: RunTarget = { id, name: name ?? '', type: type as ScheduleType };
+          if (scriptName != null) schedule.script_name = scriptName;
+          if (prompt != null) schedule.prompt = prompt;
+          if (target) schedule.output_target = JSON.parse(target) as RunTarget['output_target'];
+          return { id, result: 'claimed', run, schedule };
         }),
       };
     },
@@ -254,18 +255,18 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
     async finish(run: InFlight, outcome: RunOutcome): Promise<FinishResult> {
       const entry: RunEntry = {
         id: run.runId,
-        scheduled_at: run.fireTime === null ? null : new Date(run.fireTime).toISOString(),
+        scheduled_at: run.fireTime === null ? null : isoOfFire(run.fireTime),
         started_at: run.startedAt,
         finished_at: outcome.finishedAt,
         status: outcome.status,
         error: outcome.error,
         output: outcome.output,
-        ...(outcome.delivery ? { delivery: outcome.delivery } : {}),
       };
+      if (outcome.delivery) entry.delivery = outcome.delivery;
       return (await finishOne({
         keys: [keys.schedule(run.scheduleId), keys.scheduleRuns(run.scheduleId)],
         args: [
-          memberOf(run),
+          run.member,
           JSON.stringify(entry),
           outcome.finishedAt,
           outcome.status,

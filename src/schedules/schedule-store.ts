@@ -27,9 +27,15 @@ export interface StoredSchedule extends ScheduleConfig {
   last_run_output?: string;
 }
 
+/** What a run needs of its schedule: what to run, what to call it, where its output goes. */
+export type RunTarget = Pick<
+  StoredSchedule,
+  'id' | 'name' | 'type' | 'script_name' | 'prompt' | 'output_target'
+>;
+
 const historyLimit = 50;
 
-export const configHashFields = [
+const configHashFields = [
   'name',
   'cron_expr',
   'type',

@@ -48,6 +48,7 @@ export type TickChange = 'upserted' | 'removed' | 'same';
 
 export function createTickGroups(deps: { redis: Redis; queue: Queue }) {
   const { redis, queue } = deps;
+  const joining = new Map<string, Promise<TickChange>>();
 
   const upsert = (spec: TickSpec) =>
     queue.upsertJobScheduler(
@@ -67,6 +68,24 @@ export function createTickGroups(deps: { redis: Redis; queue: Queue }) {
     const id = tickSchedulerId(group);
     const size = () => redis.scard(keys.scheduleGroup(group));
     if (spec ? await queue.getJobScheduler(id) : (await size()) > 0) return 'same';
+    if (!spec) return locked(group, null);
+    // Joins of one group that need the lock together in this process share it: a burst of
+    // creates with a new pattern would otherwise queue hundreds of callers on the lock (each
+    // polling it) to learn that the first one created the scheduler. Sharing is safe because
+    // each caller joined the set before its own check above, and a section in flight or a
+    // later remover sees that member.
+    let shared = joining.get(group);
+    if (!shared) {
+      shared = locked(group, spec).finally(() => joining.delete(group));
+      joining.set(group, shared);
+    }
+    return shared;
+  }
+
+  /** Removal and creation of `group`'s scheduler, under the group's lock. */
+  function locked(group: string, spec: TickSpec | null): Promise<TickChange> {
+    const id = tickSchedulerId(group);
+    const size = () => redis.scard(keys.scheduleGroup(group));
     return withLock(redis, keys.scheduleGroupLock(group), async () => {
       if ((await size()) > 0) {
         if (await queue.getJobScheduler(id)) return 'same';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunScript } from '../../src/schedules/run-executor.js';
 import { keys } from '../../src/store/keys.js';
+import { inFlightRun } from '../../src/schedules/run-state.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from './harness.js';
 import { tickState } from './ticks.js';
 
@@ -191,12 +192,12 @@ describe('cron firing in process', () => {
       script_name: 'o.star',
     });
     // A claim made by a "worker" that then never renews nor finishes.
-    const run = {
+    const run = inFlightRun({
       scheduleId: s.id,
       runId: 'r1',
       fireTime: 1_700_000_000_000,
       startedAt: new Date().toISOString(),
-    };
+    });
     expect(await h.schedules.runState.claim(run, 'job')).toBe('claimed');
     expect((await h.schedules.service.get(s.id)).last_run_status).toBe('running');
     // A second delivery of the same firing while the lease is alive does nothing.

@@ -111,6 +111,18 @@ describe('tick groups (one job scheduler per cron pattern and zone)', () => {
     expect(await h.schedules.sync.reconcile()).toMatchObject({ upserted: 0, removed: 0 });
   });
 
+  it('a burst of creates with a new pattern makes one scheduler without queueing on its lock', async () => {
+    h = await scheduleHarness({}, { runScript: okScript });
+    const made = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => every(`b${i}`, '0 5 * * *')),
+    );
+    const tick = await tickState(h.t.ctx, made[0]!.id, '0 5 * * *');
+    expect(tick.size).toBe(300);
+    expect(tick.scheduler).toMatchObject({ pattern: '0 5 * * *' });
+    const schedulers = await h.t.ctx.queues.queue('scheduleRuns').getJobSchedulers(0, -1);
+    expect(schedulers.map((js) => js.key)).toEqual([tickSchedulerId(tick.group)]);
+  });
+
   it('a tick runs only the members still in its group, and a repeated tick runs nothing', async () => {
     h = await scheduleHarness({}, { runScript: okScript });
     const a = await every('a', '0 3 * * *');
