@@ -207,6 +207,32 @@ export function createRunExecutor(deps: ExecutorDeps) {
       });
       return { started, remaining: taken.remaining };
     },
+    /**
+     * Records, once per schedule, firings of a tick that were passed over because a later one
+     * was already due when the tick was picked up (`fires` newest first); the later one runs.
+     */
+    async skipPassedOver(ids: string[], fires: number[]): Promise<void> {
+      const newest = fires[0];
+      const oldest = fires[fires.length - 1];
+      if (newest === undefined || oldest === undefined) return;
+      const at = new Date().toISOString();
+      const error = `${fires.length} firing(s) from ${new Date(oldest).toISOString()} to ${new Date(newest).toISOString()} were picked up after a later firing was due; only the latest ran`;
+      for (let i = 0; i < ids.length; i += 256) {
+        await Promise.all(
+          ids.slice(i, i + 256).map((id) =>
+            deps.runState.skip(id, newest, {
+              id: randomBytes(12).toString('base64url'),
+              scheduled_at: new Date(newest).toISOString(),
+              started_at: null,
+              finished_at: at,
+              status: 'skipped',
+              error,
+              output: '',
+            }),
+          ),
+        );
+      }
+    },
     /** Ends runs whose lease expired (their worker died); safe to call from every replica. */
     async sweepExpired(now = Date.now()): Promise<number> {
       let ended = 0;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { keys } from '../store/keys.js';
+import { firesBetween } from './cron.js';
 import type { Redis } from '../store/redis.js';
 import type { RunExecutor } from './run-executor.js';
 import type { TickGroups, TickSpec } from './tick-groups.js';
@@ -125,23 +126,38 @@ export function createTickRunner(deps: TickRunnerDeps) {
 
   return {
     channel,
-    /** A tick job of `spec`'s scheduler for `fireTime`: claim it, list its members, fan out. */
-    async onTick(spec: TickSpec, fireTime: number): Promise<number> {
+    /**
+     * A tick job of `spec`'s scheduler for `fireTime`: claim it, list its members, fan out.
+     * BullMQ makes a scheduler's next job for the first fire time after the current job is
+     * picked up, so when that is late (no worker was running, or all were busy) the fire times
+     * in between get no job at all: the newest one due runs in this tick's place, and the ones
+     * passed over are recorded as skipped, as missed firings are.
+     */
+    async onTick(spec: TickSpec, fireTime: number, now = Date.now()): Promise<number> {
+      const { fires: due } = firesBetween(spec.pattern, spec.tz, fireTime, now);
+      const fire = due[0] ?? fireTime;
+      const pending = keys.scheduleTickPending(spec.group, fire);
       // The group's members are copied to the tick's pending set inside Redis: ten thousand ids
       // never travel to this process and back.
       const count = await claimTick(
-        keys.scheduleTick(spec.group, fireTime),
+        keys.scheduleTick(spec.group, fire),
         keys.scheduleGroup(spec.group),
-        keys.scheduleTickPending(spec.group, fireTime),
+        pending,
         self,
         String(deps.retentionMs),
       );
       if (count <= 0) return 0;
+      if (due.length > 0) {
+        await deps.executor.skipPassedOver(await redis.smembers(pending), [
+          ...due.slice(1),
+          fireTime,
+        ]);
+      }
       if (count > batchSize) {
-        const message: z.infer<typeof announcement> = { ...spec, fireTime, from: self };
+        const message: z.infer<typeof announcement> = { ...spec, fireTime: fire, from: self };
         await redis.publish(channel, JSON.stringify(message));
       }
-      return drain(spec, fireTime);
+      return drain(spec, fire);
     },
     /** A message on `channel`: another worker's tick has runs left to take. */
     onAnnouncement(raw: string): void {

@@ -80,4 +80,33 @@ describe('tick fan-out across processes', () => {
     expect(await t.ctx.redis.exists(keys.scheduleTickPending(spec.group, fire))).toBe(0);
     expect(await running()).toBe(0);
   });
+
+  it('a tick picked up after later firings were due runs the newest and records the rest', async () => {
+    t = await createTestContext({}, 'ticklate');
+    const a = await processNamed('A', 8, Promise.resolve());
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await a.schedules.service.create({
+        name: `late${i}`,
+        cron_expr: '* * * * * *',
+        type: 'script',
+        script_name: 's.star',
+      });
+      ids.push(s.id);
+    }
+    const spec = { group: groupKeyOf('* * * * * *', 'UTC'), pattern: '* * * * * *', tz: 'UTC' };
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    // The job of `now - 3 s` is picked up only now: BullMQ made no job for the two in between.
+    expect(await a.runner.onTick(spec, now - 3000, now)).toBe(3);
+    for (const id of ids) {
+      const runs = await a.schedules.store.runs(id);
+      expect(runs.map((r) => [r.status, r.scheduled_at])).toEqual([
+        ['success', new Date(now).toISOString()],
+        ['skipped', new Date(now - 1000).toISOString()],
+      ]);
+      expect(runs[1]?.error).toContain('3 firing(s)');
+    }
+    // The firing that ran claimed its tick: the job of `now` (if BullMQ made one) does nothing.
+    expect(await a.runner.onTick(spec, now, now)).toBe(0);
+  });
 });

@@ -1,0 +1,84 @@
+import { RedisQueueBackend, Worker } from 'bullmq';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createQueueClient } from '../../src/queue/client.js';
+import { bullPrefix, createRedis } from '../../src/store/redis.js';
+import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.js';
+
+const hash = `sha256:${'0'.repeat(64)}`;
+const count = 5;
+
+describe('queue client, event stream slow to start reading', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  // The interleaving that loses a result when reading starts at `$`: the caller finds its job
+  // unfinished, the job finishes, and only then does the event stream issue its first XREAD.
+  // Each job is held until its caller has checked it, and every read until the jobs finished.
+  it('answers callers whose jobs finished before the stream read its first event', async () => {
+    const prefix = uniquePrefix('queue-late-read');
+    const target = { url: testRedisUrl(), prefix };
+    const checked = new Map<string, () => void>();
+    const checkedOnce = new Map<string, Promise<void>>();
+    const onCheck = (id: string) => {
+      if (!checkedOnce.has(id)) checkedOnce.set(id, new Promise((r) => checked.set(id, r)));
+      return checkedOnce.get(id) as Promise<void>;
+    };
+    let finished = 0;
+    let releaseReads!: () => void;
+    const readsReleased = new Promise<void>((r) => (releaseReads = r));
+
+    const isFinished = RedisQueueBackend.prototype.isFinished;
+    vi.spyOn(RedisQueueBackend.prototype, 'isFinished').mockImplementation(async function (
+      this: RedisQueueBackend,
+      jobId: string,
+      returnValue?: boolean,
+    ) {
+      const answer = await isFinished.call(this, jobId, returnValue);
+      void onCheck(jobId);
+      checked.get(jobId)?.();
+      return answer;
+    });
+    const readEvents = RedisQueueBackend.prototype.readEvents;
+    vi.spyOn(RedisQueueBackend.prototype, 'readEvents').mockImplementation(async function (
+      this: RedisQueueBackend,
+      id: string,
+      blockTimeout: number,
+    ) {
+      await readsReleased;
+      return readEvents.call(this, id, blockTimeout);
+    });
+
+    const connection = createRedis(target, 'bullmq');
+    const worker = new Worker(
+      'script-runs',
+      async (job) => {
+        await onCheck(job.id as string);
+        return { success: true, result: job.data.args, duration_ms: 0, logs: [] };
+      },
+      { connection, prefix: bullPrefix(prefix), concurrency: count },
+    );
+    worker.on('completed', () => {
+      if (++finished === count) releaseReads();
+    });
+    const client = createQueueClient(target);
+    try {
+      const runs = Array.from({ length: count }, (_, i) =>
+        client.run(
+          'scriptRuns',
+          { name: 'x.star', hash, args: { i }, origin: 'api', allowUnapproved: false },
+          5_000,
+        ),
+      );
+      const results = await Promise.all(runs);
+      expect(results.map((r) => (r.result as { i: number }).i)).toEqual(
+        Array.from({ length: count }, (_, i) => i),
+      );
+    } finally {
+      await client.close();
+      await worker.close();
+      connection.disconnect();
+      await dropPrefix(prefix);
+    }
+  });
+});
