@@ -29,22 +29,20 @@ export type ErrorCode = keyof typeof errorCatalogue;
 
 export class AppError extends Error {
   readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    /** Extra fields rendered beside `error` and `message` (e.g. line/column of a syntax error). */
-    readonly details?: Record<string, unknown>,
-  ) {
+  readonly code: ErrorCode;
+  /** Extra fields rendered beside `error` and `message` (e.g. line/column of a syntax error). */
+  readonly details: Record<string, unknown> | undefined;
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
     // A 4xx answer is control flow (a refused script run, a missing id): its stack is never
     // logged, and capturing one costs tens of µs, which thousands of scheduled refusals notice.
+    // (super stays a plain statement: transpilers move field initialisers right after it.)
     const limit = Error.stackTraceLimit;
     if (errorCatalogue[code] < 500) Error.stackTraceLimit = 0;
-    try {
-      super(message);
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'AppError';
+    this.code = code;
+    this.details = details;
     this.status = errorCatalogue[code];
   }
 }
