@@ -26,10 +26,9 @@ export interface InFlight {
  * can hold a space (random base64url ids, digits, an ISO time).
  */
 export function inFlightRun(run: Omit<InFlight, 'member'>): InFlight {
-  return {
-    ...run,
-    member: `${run.runId} ${run.scheduleId} ${run.fireTime ?? '-'} ${run.startedAt}`,
-  };
+  const { scheduleId, runId, fireTime, startedAt } = run;
+  const member = `${runId} ${scheduleId} ${fireTime ?? '-'} ${startedAt}`;
+  return { scheduleId, runId, fireTime, startedAt, member };
 }
 
 export function parseMember(member: string): InFlight | null {
@@ -239,10 +238,8 @@ export function createRunState(redis: Redis, opts: { leaseMs: number; claimReten
       return {
         remaining,
         rows: rows.map(([id, result, values], i) => {
-          const runId = runIds[i] ?? '';
-          // The same text the take script stored.
-          const member = `${runId} ${id} ${fireTime} ${startedAt}`;
-          const run: InFlight = { scheduleId: id, runId, fireTime, startedAt, member };
+          // The same member text the take script stored.
+          const run = inFlightRun({ scheduleId: id, runId: runIds[i] ?? '', fireTime, startedAt });
           if (result !== 'claimed' || !values) return { id, result: result as TakeResult, run };
           const [name, type, scriptName, prompt, target] = values;
           const schedule: RunTarget = { id, name: name ?? '', type: type as ScheduleType };

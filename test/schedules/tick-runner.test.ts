@@ -42,23 +42,28 @@ describe('tick fan-out across processes', () => {
     return { schedules, runner };
   }
 
+  /** `count` script schedules on `cron`, and the tick spec of their group. */
+  async function group(p: Awaited<ReturnType<typeof processNamed>>, count: number, cron: string) {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const s = await p.schedules.service.create({
+        name: `s${i}`,
+        cron_expr: cron,
+        type: 'script',
+        script_name: 's.star',
+      });
+      ids.push(s.id);
+    }
+    return { ids, spec: { group: groupKeyOf(cron, 'UTC'), pattern: cron, tz: 'UTC' } };
+  }
+
   it('the claiming worker announces a large tick and the others take batches of it', async () => {
     t = await createTestContext({}, 'tickrun');
     let open = () => {};
     const gate = new Promise<void>((r) => (open = r));
     const a = await processNamed('A', 4, gate);
     const b = await processNamed('B', 4, gate);
-    const ids: string[] = [];
-    for (let i = 0; i < 12; i++) {
-      const s = await a.schedules.service.create({
-        name: `s${i}`,
-        cron_expr: '0 3 * * *',
-        type: 'script',
-        script_name: 's.star',
-      });
-      ids.push(s.id);
-    }
-    const spec = { group: groupKeyOf('0 3 * * *', 'UTC'), pattern: '0 3 * * *', tz: 'UTC' };
+    const { ids, spec } = await group(a, 12, '0 3 * * *');
     const fire = Math.floor(Date.now() / 1000) * 1000;
     const owner = a.runner.onTick(spec, fire);
     // The same tick seen again (by A or another replica) is not claimed twice.
@@ -84,17 +89,7 @@ describe('tick fan-out across processes', () => {
   it('a tick picked up after later firings were due runs the newest and records the rest', async () => {
     t = await createTestContext({}, 'ticklate');
     const a = await processNamed('A', 8, Promise.resolve());
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const s = await a.schedules.service.create({
-        name: `late${i}`,
-        cron_expr: '* * * * * *',
-        type: 'script',
-        script_name: 's.star',
-      });
-      ids.push(s.id);
-    }
-    const spec = { group: groupKeyOf('* * * * * *', 'UTC'), pattern: '* * * * * *', tz: 'UTC' };
+    const { ids, spec } = await group(a, 3, '* * * * * *');
     const now = Math.floor(Date.now() / 1000) * 1000;
     // The job of `now - 3 s` is picked up only now: BullMQ made no job for the two in between.
     expect(await a.runner.onTick(spec, now - 3000, now)).toBe(3);
