@@ -16,7 +16,7 @@ export function forEachValue(f: Frame, x: Value, body: (f: Frame, v: Value) => n
     for (let i = 0; i < n; i++) {
       if (++th.stepCount >= th.stepMark) th.checkpoint();
       const r = body(f, start + i * step);
-      if (r !== NEXT && r !== 2) return r === BREAK ? NEXT : RETURN;
+      if (r !== NEXT && r !== CONTINUE) return r === BREAK ? NEXT : RETURN;
     }
     return NEXT;
   }
@@ -28,7 +28,7 @@ export function forEachValue(f: Frame, x: Value, body: (f: Frame, v: Value) => n
       for (let i = 0; i < items.length; i++) {
         if (++th.stepCount >= th.stepMark) th.checkpoint();
         const r = body(f, items[i] as Value);
-        if (r !== NEXT && r !== 2) return r === BREAK ? NEXT : RETURN;
+        if (r !== NEXT && r !== CONTINUE) return r === BREAK ? NEXT : RETURN;
       }
     } finally {
       if (guard !== null) guard.itercount--;
@@ -40,7 +40,7 @@ export function forEachValue(f: Frame, x: Value, body: (f: Frame, v: Value) => n
     for (let v = it.next(); v !== undefined; v = it.next()) {
       if (++th.stepCount >= th.stepMark) th.checkpoint();
       const r = body(f, v);
-      if (r !== NEXT && r !== 2) return r === BREAK ? NEXT : RETURN;
+      if (r !== NEXT && r !== CONTINUE) return r === BREAK ? NEXT : RETURN;
     }
   } finally {
     it.done();

@@ -87,8 +87,11 @@ export function equalsDepth(x: Value, y: Value, depth: number): boolean {
 }
 
 /**
- * Raised for operands with no order between them. The message is starlark-go's wording, which
- * the conformance suites match; `compare` re-raises it naming its own operator and operands.
+ * The language's runtime error for operands with no order between them (`1 < "a"`,
+ * `sorted([1, None])`): a complete, deliberate answer, not a missing feature. Its text is the one
+ * the official suite asserts verbatim (go/starlark/builtins.star: "int < NoneType not
+ * implemented", "range < range not implemented"), so it must not be reworded. `compare`
+ * re-raises it naming its own operator and operands.
  */
 export class UnorderedError extends StarlarkError {
   constructor(x: Value, op: string, y: Value) {
