@@ -10,7 +10,10 @@
 // for a free slot.
 // Run with `npm run bench:schedules` (SCHEDULES=10000 by default; a private redis-server).
 // WORKER_NODE_ARGS passes flags to the worker processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
-import { spawn } from 'node:child_process';
+// Then the baseline (bench/schedules-baseline.mjs: plain BullMQ, one job scheduler per schedule,
+// a no-op processor, same workers and concurrency) runs alone, and the lag ratios are printed;
+// BASELINE=0 skips it.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +49,7 @@ const config = loadConfig({
 const ctx = await createContext(config, createLogger('warn'), redis.url);
 const schedules = createSchedules(createScheduleDeps(ctx));
 const children = [];
+let results = null;
 
 // CPU seconds used so far by a child process (utime + stime, clock ticks of 10 ms) and by Redis.
 const cpuOf = (pid) => {
@@ -203,6 +207,7 @@ try {
     ],
   ];
   for (const [k, v] of rows) process.stdout.write(`${String(k).padEnd(70)} ${v}\n`);
+  results = { cold, warm };
 } finally {
   for (const c of children) c.kill('SIGTERM');
   await Promise.all(
@@ -211,4 +216,39 @@ try {
   await ctx.close();
   await redis.stop();
   rmSync(dir, { recursive: true, force: true });
+}
+
+// The baseline runs after Steward's processes and Redis are gone, so the two never share the CPU.
+if (results && process.env.BASELINE !== '0') {
+  process.stdout.write('\nbaseline: one BullMQ job scheduler per schedule, no-op processor\n');
+  const run = spawnSync(
+    process.execPath,
+    [new URL('./schedules-baseline.mjs', import.meta.url).pathname],
+    {
+      env: {
+        ...process.env,
+        SCHEDULES: String(COUNT),
+        WORKERS: String(WORKERS),
+        CONCURRENCY: String(CONCURRENCY),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+    },
+  );
+  const base = JSON.parse(run.stdout.trim().split('\n').at(-1));
+  const ours = (m, p) => pct(m.lags, p);
+  const rows = [
+    ['baseline runs at the boundary', `${base.cold.runs} | ${base.warm.runs}`],
+    ['baseline lag p50 (ms)', `${base.cold.p50} | ${base.warm.p50}`],
+    ['baseline lag p99 (ms)', `${base.cold.p99} | ${base.warm.p99}`],
+    [
+      'Steward / baseline, lag p50',
+      `${(ours(results.cold, 50) / base.cold.p50).toFixed(2)}× | ${(ours(results.warm, 50) / base.warm.p50).toFixed(2)}×`,
+    ],
+    [
+      'Steward / baseline, lag p99',
+      `${(ours(results.cold, 99) / base.cold.p99).toFixed(2)}× | ${(ours(results.warm, 99) / base.warm.p99).toFixed(2)}×`,
+    ],
+  ];
+  for (const [k, v] of rows) process.stdout.write(`${String(k).padEnd(70)} ${v}\n`);
 }
