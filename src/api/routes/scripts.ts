@@ -7,80 +7,22 @@ import { commitPattern } from '../../scripts/hashing.js';
 import type { ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { toDetail, toListEntry } from '../../scripts/script-views.js';
-
-const statusSchema = z.enum(['pending', 'approved', 'rejected']);
-
-export const scriptListEntrySchema = z.object({
-  name: z.string(),
-  path: z.string(),
-  hash: z.string(),
-  status: statusSchema,
-  description: z.string(),
-  required_secrets: z.array(z.string()),
-  approved_at: z.string().optional(),
-  approved_by: z.string().optional(),
-  created_at: z.string(),
-  modified_at: z.string(),
-});
-
-export const scriptDetailSchema = z.object({
-  name: z.string(),
-  source: z.string(),
-  hash: z.string(),
-  status: statusSchema,
-  metadata: z.object({
-    description: z.string(),
-    author: z.string(),
-    version: z.string(),
-    secrets: z.array(z.string()),
-  }),
-  execution_history: z.array(
-    z.object({ timestamp: z.string(), success: z.boolean(), duration_ms: z.number().int() }),
-  ),
-});
-
-export const versionEntrySchema = z.object({
-  commit: z.string(),
-  message: z.string(),
-  author: z.string(),
-  timestamp: z.string(),
-});
-
-const changedSchema = z.object({ name: z.string(), status: statusSchema, hash: z.string() });
-
-export const runResultSchema = z.union([
-  z.object({
-    success: z.literal(true),
-    result: z.unknown(),
-    duration_ms: z.number().int(),
-    logs: z.array(z.string()),
-  }),
-  z.object({
-    success: z.literal(false),
-    error: z.string(),
-    duration_ms: z.number().int(),
-    logs: z.array(z.string()),
-  }),
-]);
-
-const nameParams = z.object({ name: z.string() });
-const commitParams = z.object({ name: z.string(), commit: z.string() });
-const createBody = z.object({ name: z.string(), source: z.string() });
-const updateBody = z.object({ source: z.string() });
-const approveBody = z.object({ hash: z.string().optional() }).nullish();
-const rejectBody = z.object({
-  reason: z.string().trim().min(1, 'a reason is required'),
-});
-const testBody = z
-  .object({
-    args: z.record(z.string(), z.unknown()).default({}),
-    function: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a Starlark identifier')
-      .optional(),
-  })
-  .nullish();
-const diffQuery = z.object({ from: z.string().optional(), to: z.string().optional() });
+import {
+  approveBody,
+  changedSchema,
+  commitParams,
+  createBody,
+  diffQuery,
+  nameParams,
+  rejectBody,
+  runResultSchema,
+  scriptDetailSchema,
+  scriptListEntrySchema,
+  statusSchema,
+  testBody,
+  updateBody,
+  versionEntrySchema,
+} from './scripts/schemas.js';
 
 /** The authenticated administrator; the guard sets `request.user` on protected routes. */
 function actor(request: FastifyRequest): string {

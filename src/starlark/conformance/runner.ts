@@ -5,89 +5,25 @@ import {
   EvalThread,
   StarlarkError,
   StarlarkExecError,
-  StarlarkStaticErrors,
   StarlarkSyntaxError,
   check,
   defaultUniverse,
   execModule,
   parse,
   type DialectOptions,
-  type StackFrame,
   type Value,
 } from '../index.js';
 import { assertHostBuiltins, type Failure } from './assert-host.js';
-import { splitBazel, splitGo, type Chunk, type Expectation } from './chunks.js';
+import { splitBazel, splitGo, type Chunk } from './chunks.js';
+import { lineIn, matchGo, staticErrors, toRegExp, type ErrorAt } from './error-matching.js';
 import { makeFixtures } from './fixtures.js';
 import { hostModules } from './host-modules.js';
+import type { ChunkResult, FileReport, Report } from './results.js';
 import { skipReason, skippedFile } from './skips.js';
 
-export type Status = 'pass' | 'fail' | 'skip';
-
-export interface ChunkResult {
-  startLine: number;
-  status: Status;
-  problems: string[];
-}
-
-export interface FileReport {
-  file: string;
-  mode: string;
-  passed: number;
-  failed: number;
-  skipped: number;
-  chunks: ChunkResult[];
-}
-
-export interface Report {
-  files: FileReport[];
-  passed: number;
-  failed: number;
-  skipped: number;
-}
-
-interface ErrorAt {
-  line: number;
-  message: string;
-  /** Message plus traceback, for the lenient bazel matching. */
-  full: string;
-}
+export type { ChunkResult, FileReport, Report, Status } from './results.js';
 
 const LIMITS = { maxSteps: 50_000_000, timeoutMs: 20_000 };
-
-function toRegExp(p: string, flags = ''): RegExp | null {
-  try {
-    return new RegExp(p, flags);
-  } catch {
-    return null;
-  }
-}
-
-/** First frame of the test file, walking from the innermost frame outward. */
-function lineIn(file: string, stack: readonly StackFrame[]): number {
-  for (let i = stack.length - 1; i >= 0; i--)
-    if (stack[i]?.file === file) return stack[i]?.line ?? 0;
-  return 0;
-}
-
-function staticErrors(e: unknown): StarlarkSyntaxError[] | null {
-  if (e instanceof StarlarkSyntaxError) return [e];
-  if (e instanceof StarlarkStaticErrors) return e.errors;
-  return null;
-}
-
-/** Go pass rule: each error uses up an expectation on its line whose regex matches. */
-function matchGo(errors: ErrorAt[], expects: Expectation[], problems: string[]): void {
-  const left = [...expects];
-  for (const err of errors) {
-    const i = left.findIndex(
-      (x) => x.line === err.line && toRegExp(x.pattern)?.test(err.message) === true,
-    );
-    if (i < 0) problems.push(`unexpected error at line ${err.line}: ${err.message}`);
-    else left.splice(i, 1);
-  }
-  for (const x of left)
-    problems.push(`line ${x.line}: expected error matching ${JSON.stringify(x.pattern)}`);
-}
 
 class Runner {
   private assertModule: ReadonlyMap<string, Value> | null = null;
