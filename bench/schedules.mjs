@@ -235,6 +235,10 @@ if (results && process.env.BASELINE !== '0') {
       encoding: 'utf8',
     },
   );
+  if (run.status !== 0) {
+    process.stderr.write(`baseline failed (exit ${run.status})\n`);
+    process.exit(1);
+  }
   const base = JSON.parse(run.stdout.trim().split('\n').at(-1));
   const ours = (m, p) => pct(m.lags, p);
   const rows = [
