@@ -27,8 +27,16 @@ const defaultJobOptions: JobsOptions = {
   removeOnFail: { age: 24 * 3600, count: 1000 },
 };
 
-export function createQueueClient(target: RedisTarget): QueueClient {
+/**
+ * `onError` hears connection errors (Redis down, refused): without a listener ioredis prints
+ * each reconnect failure to stderr, around the logger, until a Queue object adds its own.
+ */
+export function createQueueClient(
+  target: RedisTarget,
+  onError: (err: Error) => void = () => {},
+): QueueClient {
   const connection: Redis = createRedis(target, 'bullmq');
+  connection.on('error', onError);
   const prefix = bullPrefix(target.prefix);
   const open = new Map<QueueKey, Queue>();
   const events = new Map<QueueKey, QueueEvents>();
@@ -39,6 +47,9 @@ export function createQueueClient(target: RedisTarget): QueueClient {
     let q = open.get(key);
     if (!q) {
       q = new Queue(queues[key].name, { connection, prefix, defaultJobOptions });
+      // Every caller waiting in `run` adds a 'closing' listener (BullMQ's waitUntilFinished);
+      // dozens at once are normal, not a leak.
+      q.setMaxListeners(0);
       open.set(key, q);
     }
     return q;
@@ -55,6 +66,7 @@ export function createQueueClient(target: RedisTarget): QueueClient {
     if (!ready) {
       ready = (async () => {
         const eventsConnection = createRedis(target, 'bullmq');
+        eventsConnection.on('error', onError);
         eventConnections.push(eventsConnection);
         const [seconds, micros] = await eventsConnection.time();
         const ev = new QueueEvents(queues[key].name, {

@@ -34,7 +34,9 @@ export async function createContext(
   const redis = createRedis(redisTarget, 'store');
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   await waitForRedis(redis, 10_000);
-  const queues = createQueueClient(redisTarget);
+  const queues = createQueueClient(redisTarget, (err) =>
+    log.warn({ err: err.message }, 'queue connection error'),
+  );
   const closers: Array<() => Promise<void> | void> = [];
   let closed = false;
   return {

@@ -49,9 +49,6 @@ export const runDeadlineMargin = 5_000;
 export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
   const { store, mirror, queues, stats, redact, log } = deps;
   const deadline = deps.wallTimeMs + runDeadlineMargin;
-  // Every waiting caller adds a 'closing' listener to the queue (BullMQ's waitUntilFinished);
-  // dozens of concurrent runs are normal here, not a leak.
-  queues.queue('scriptRuns').setMaxListeners(0);
 
   async function check(name: string, allowUnapproved = false) {
     const record = await store.get(name);

@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
-import { afterAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createQueueClient } from '../../src/queue/client.js';
 import { bullPrefix, createRedis } from '../../src/store/redis.js';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.js';
@@ -24,6 +25,9 @@ describe('queue client', () => {
 
   it('answers every caller of a burst sent before its event stream was ready', async () => {
     const client = createQueueClient(target);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
     try {
       const runs = Array.from({ length: 60 }, (_, i) =>
         client.run(
@@ -36,6 +40,27 @@ describe('queue client', () => {
       expect(results.map((r) => (r.result as { i: number }).i)).toEqual(
         Array.from({ length: 60 }, (_, i) => i),
       );
+      // 60 waiting callers are 60 'closing' listeners on one queue: expected, not a leak.
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+      await client.close();
+    }
+  });
+
+  it('hands connection errors to its listener while Redis is unreachable', async () => {
+    const server = net.createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((r) => server.close(r));
+    const errors: Error[] = [];
+    const client = createQueueClient({ url: `redis://127.0.0.1:${port}`, prefix }, (err) =>
+      errors.push(err),
+    );
+    try {
+      await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0));
+      expect(errors[0]?.message).toMatch(/ECONNREFUSED/);
+      expect(client.available()).toBe(false);
     } finally {
       await client.close();
     }

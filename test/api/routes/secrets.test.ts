@@ -29,7 +29,7 @@ describe('secret routes', () => {
     await redaction.ready;
     app = Fastify({
       // Fastify's default (100) answers 414 for valid names of 101–128 characters.
-      maxParamLength: 256,
+      routerOptions: { maxParamLength: 256 },
       logger: { level: 'trace', stream: { write: (line: string) => logged.push(line) } },
     });
     app.setValidatorCompiler(validatorCompiler);
