@@ -28,8 +28,9 @@ const defaultJobOptions: JobsOptions = {
 };
 
 /**
- * `onError` hears connection errors (Redis down, refused): without a listener ioredis prints
- * each reconnect failure to stderr, around the logger, until a Queue object adds its own.
+ * `onError` hears connection errors (Redis down, refused) of the client's connections, queues
+ * and event streams: without a listener, ioredis and BullMQ print each failed reconnect to
+ * stderr, around the logger.
  */
 export function createQueueClient(
   target: RedisTarget,
@@ -50,6 +51,8 @@ export function createQueueClient(
       // Every caller waiting in `run` adds a 'closing' listener (BullMQ's waitUntilFinished);
       // dozens at once are normal, not a leak.
       q.setMaxListeners(0);
+      // BullMQ prints an 'error' nobody listens to with console.error, around the logger.
+      q.on('error', onError);
       open.set(key, q);
     }
     return q;
@@ -75,6 +78,7 @@ export function createQueueClient(
           blockingTimeout: 5000,
           lastEventId: `${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}-0`,
         });
+        ev.on('error', onError);
         events.set(key, ev);
         await ev.waitUntilReady();
         return ev;

@@ -10,6 +10,20 @@ export interface HealthOptions {
   metrics: MetricsSources;
   /** Whether the AI engine answers (reported by /health, never a reason for 503). */
   engineStatus(): 'connected' | 'unavailable';
+  /** How long /health and /ready wait for Redis before calling it unavailable. */
+  probeTimeoutMs?: number;
+}
+
+/**
+ * A probe must answer while Redis is down: ioredis queues commands while it reconnects, and a
+ * load balancer needs a prompt 503, not a hung request.
+ */
+function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 function formatUptime(ms: number): string {
@@ -25,6 +39,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
   const { ctx } = opts;
   const { lifecycle } = ctx;
   const readMetrics = createMetricsReader(opts.metrics, lifecycle.startedAt);
+  const probeMs = opts.probeTimeoutMs ?? 1000;
 
   app.get('/healthz', async (_req, reply) => {
     const ok = lifecycle.phase !== 'stopping';
@@ -44,7 +59,7 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
     }
     let setup: boolean;
     try {
-      setup = await opts.setupComplete();
+      setup = await bounded(opts.setupComplete(), probeMs);
     } catch {
       return reply.code(503).send({
         status: 'unhealthy',
@@ -71,8 +86,8 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
     let adminSetup = false;
     let scriptStore = false;
     try {
-      scriptStore = (await ctx.redis.ping()) === 'PONG';
-      adminSetup = await opts.setupComplete();
+      scriptStore = (await bounded(ctx.redis.ping(), probeMs)) === 'PONG';
+      adminSetup = await bounded(opts.setupComplete(), probeMs);
     } catch {
       scriptStore = false;
     }
