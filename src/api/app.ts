@@ -16,6 +16,7 @@ import { errorsPlugin } from './plugins/errors.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { createToolRateLimiter } from '../mcp/rate-limit.js';
 import type { Toolset } from '../mcp/toolset.js';
+import { storeAvailabilityPlugin } from './plugins/store-availability.js';
 import { healthRoutes } from './routes/health.js';
 import { mcpHttpRoutes } from './routes/mcp.js';
 
@@ -52,6 +53,7 @@ const stewardAppPlugin: FastifyPluginAsync<AppOptions> = async (app, { ctx, serv
 
   await app.register(
     async (api) => {
+      await api.register(storeAvailabilityPlugin);
       for (const route of services.publicRoutes) await route(api);
       // Everything else under /api needs a valid access token; the default guard refuses all.
       await api.register(async (secured) => {

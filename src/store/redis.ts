@@ -67,3 +67,37 @@ export async function durabilityWarning(redis: Redis): Promise<string | null> {
     return null;
   }
 }
+
+const readyWaits = new WeakMap<Redis, Promise<void>>();
+
+/**
+ * Resolves true once the connection is ready, or false after `ms`. Callers waiting out one
+ * outage share a single 'ready' listener, so a burst of requests adds none of its own.
+ */
+export function whenReady(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  let ready = readyWaits.get(redis);
+  if (!ready) {
+    ready = new Promise<void>((resolve) =>
+      redis.once('ready', () => {
+        readyWaits.delete(redis);
+        resolve();
+      }),
+    );
+    readyWaits.set(redis, ready);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([ready.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
+/** Errors ioredis gives a command when Redis is unreachable, as opposed to a Redis reply error. */
+export function isStoreUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'MaxRetriesPerRequestError') return true;
+  if (err.message === 'Connection is closed.') return true;
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT';
+}

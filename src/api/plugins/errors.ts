@@ -3,6 +3,8 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { isAppError } from '../../errors/catalogue.js';
+import { isStoreUnavailable } from '../../store/redis.js';
+import { storeUnavailableMessage } from './store-availability.js';
 
 /** Fastify's own error codes, rendered in the spec's `{error, message}` form. */
 const fastifyCodes: Record<string, { error: string; message?: string }> = {
@@ -67,6 +69,13 @@ export const errorsPlugin = fp(
         return reply
           .code(err.statusCode ?? 400)
           .send({ error: known.error, message: known.message ?? err.message });
+      }
+      // Redis went away while the request ran (the request hook turns away those that come after).
+      if (isStoreUnavailable(err)) {
+        request.log.warn({ err: err.message }, 'request failed: Redis unreachable');
+        return reply
+          .code(503)
+          .send({ error: 'service_unavailable', message: storeUnavailableMessage });
       }
       const status = err.statusCode ?? 500;
       if (status >= 400 && status < 500) {
