@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
-import net from 'node:net';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createQueueClient } from '../../src/queue/client.js';
+import { freePort } from '../../src/store/embedded-redis.js';
 import { bullPrefix, createRedis } from '../../src/store/redis.js';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.js';
 
@@ -49,10 +49,7 @@ describe('queue client', () => {
   });
 
   it('hands connection errors to its listener while Redis is unreachable', async () => {
-    const server = net.createServer();
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as net.AddressInfo;
-    await new Promise((r) => server.close(r));
+    const port = await freePort();
     const errors: Error[] = [];
     const client = createQueueClient({ url: `redis://127.0.0.1:${port}`, prefix }, (err) =>
       errors.push(err),

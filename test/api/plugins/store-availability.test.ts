@@ -1,4 +1,3 @@
-import net from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextPlugin } from '../../../src/api/plugins/context.js';
@@ -7,16 +6,10 @@ import {
   storeAvailabilityPlugin,
   storeUnavailableMessage,
 } from '../../../src/api/plugins/store-availability.js';
+import { freePort } from '../../../src/store/embedded-redis.js';
 import { createRedis, type Redis } from '../../../src/store/redis.js';
 import { createTestContext, type TestContext } from '../../support/app.js';
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
+import { startBlackHole } from '../../support/black-hole.js';
 
 async function appOn(t: TestContext, redis: Redis, extra?: (app: FastifyInstance) => void) {
   const app = Fastify();
@@ -36,16 +29,13 @@ async function appOn(t: TestContext, redis: Redis, extra?: (app: FastifyInstance
 describe('requests while Redis is unreachable', () => {
   let t: TestContext;
   let dead: Redis;
-  // Accepts connections and never answers: every command would wait forever.
-  const blackHole = net.createServer((s) => sockets.push(s));
-  const sockets: net.Socket[] = [];
+  let blackHole: Awaited<ReturnType<typeof startBlackHole>>;
   let silent: Redis;
   beforeAll(async () => {
     t = await createTestContext({}, 'store-avail');
-    await new Promise<void>((r) => blackHole.listen(0, '127.0.0.1', r));
-    const { port } = blackHole.address() as net.AddressInfo;
-    silent = createRedis({ url: `redis://127.0.0.1:${port}`, prefix: 'x:' });
-    dead = createRedis({ url: `redis://127.0.0.1:${await closedPort()}`, prefix: 'x:' }, 'store', {
+    blackHole = await startBlackHole();
+    silent = createRedis({ url: blackHole.url, prefix: 'x:' });
+    dead = createRedis({ url: `redis://127.0.0.1:${await freePort()}`, prefix: 'x:' }, 'store', {
       maxRetriesPerRequest: 0,
     });
     dead.on('error', () => {});
@@ -53,8 +43,7 @@ describe('requests while Redis is unreachable', () => {
   afterAll(async () => {
     dead.disconnect();
     silent.disconnect();
-    for (const s of sockets) s.destroy();
-    await new Promise((r) => blackHole.close(r));
+    await blackHole.close();
     await t.close();
   });
 

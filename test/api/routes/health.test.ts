@@ -1,28 +1,21 @@
-import net from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthRoutes } from '../../../src/api/routes/health.js';
 import { createRedis, type Redis } from '../../../src/store/redis.js';
 import { createTestContext, type TestContext } from '../../support/app.js';
+import { startBlackHole } from '../../support/black-hole.js';
 
-/**
- * Redis that accepts connections and never answers (a hung or partitioned server): every
- * command waits forever, which is what a probe meets while Redis is unreachable.
- */
 describe('health probes while Redis does not answer', () => {
   let t: TestContext;
-  let blackHole: net.Server;
-  const sockets: net.Socket[] = [];
+  let blackHole: Awaited<ReturnType<typeof startBlackHole>>;
   let silent: Redis;
   let app: FastifyInstance;
 
   beforeAll(async () => {
     t = await createTestContext({}, 'health-probe');
     t.ctx.lifecycle.markReady();
-    blackHole = net.createServer((s) => sockets.push(s));
-    await new Promise<void>((r) => blackHole.listen(0, '127.0.0.1', r));
-    const { port } = blackHole.address() as net.AddressInfo;
-    silent = createRedis({ url: `redis://127.0.0.1:${port}`, prefix: 'x:' });
+    blackHole = await startBlackHole();
+    silent = createRedis({ url: blackHole.url, prefix: 'x:' });
     app = Fastify();
     await app.register(healthRoutes, {
       ctx: { ...t.ctx, redis: silent },
@@ -40,8 +33,7 @@ describe('health probes while Redis does not answer', () => {
   afterAll(async () => {
     await app.close();
     silent.disconnect();
-    for (const s of sockets) s.destroy();
-    await new Promise((r) => blackHole.close(r));
+    await blackHole.close();
     await t.close();
   });
 
