@@ -6,7 +6,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev --ignore-scripts
+COPY scripts ./scripts
+RUN npx tsc -p tsconfig.build.json && node scripts/copy-lua.mjs && npm prune --omit=dev --ignore-scripts
 
 # Runtime stage: compiled code, production dependencies, git (vault sync), a non-root user.
 FROM node:20-bookworm-slim AS runtime

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { defineLuaCommands } from './lua-commands.js';
 
 export type { Redis };
 
@@ -27,7 +28,9 @@ export function createRedis(
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     ...extra,
   };
-  return new Redis(target.url, options);
+  const redis = new Redis(target.url, options);
+  if (kind === 'store') defineLuaCommands(redis);
+  return redis;
 }
 
 export function bullPrefix(prefix: string): string {
