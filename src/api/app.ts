@@ -8,25 +8,60 @@ import Fastify, {
 import websocket from '@fastify/websocket';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AuthModule } from '../auth/module.js';
+import type { EngineModule } from '../engine/engine-module.js';
+import { createToolRateLimiter } from '../mcp/rate-limit.js';
+import type { Toolset } from '../mcp/toolset.js';
 import type { Context } from '../runtime/context.js';
-import type { Services } from '../runtime/services.js';
+import type { ScheduleService } from '../schedules/schedule-service.js';
+import type { ScriptRunner } from '../scripts/script-runner.js';
+import type { ScriptService } from '../scripts/script-service.js';
+import type { RedactionService } from '../secrets/redaction-service.js';
+import type { SecretStore } from '../secrets/store.js';
+import { createStreamRedactor } from '../secrets/stream-redactor.js';
+import type { MetricsSources } from './metrics.js';
+import { authGuards, authPlugin } from './plugins/auth.js';
 import { contextPlugin } from './plugins/context.js';
 import { corsPlugin } from './plugins/cors.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
-import { createToolRateLimiter } from '../mcp/rate-limit.js';
-import type { Toolset } from '../mcp/toolset.js';
 import { storeAvailabilityPlugin } from './plugins/store-availability.js';
+import { authRoutes, meRoutes } from './routes/auth.js';
+import { chatRoutes } from './routes/chat-ws.js';
 import { healthRoutes } from './routes/health.js';
 import { mcpHttpRoutes } from './routes/mcp.js';
+import { modelRoutes } from './routes/models.js';
+import { scheduleRoutes } from './routes/schedules.js';
+import { scriptRoutes } from './routes/scripts.js';
+import { secretRoutes } from './routes/secrets.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { setupRoutes } from './routes/setup.js';
 
-export interface AppOptions {
+/** What the HTTP application needs; `src/cli` builds it once per process. */
+export interface AppDeps {
   ctx: Context;
-  services: Services;
+  auth: AuthModule;
+  setupComplete(): Promise<boolean>;
+  metrics: MetricsSources;
+  scripts: ScriptService;
+  scriptRunner: ScriptRunner;
+  secrets: SecretStore;
+  /** Every secret name any script declares in `# @secrets:`. */
+  declaredNames(): Promise<string[]>;
+  redaction: RedactionService;
+  schedules: ScheduleService;
+  engine: EngineModule;
+  /** The MCP tools, loaded on the first `/mcp` request. */
+  toolset(): Promise<Toolset>;
 }
 
-/** The whole HTTP application as one plugin, so tests and `server.ts` build it the same way. */
-const stewardAppPlugin: FastifyPluginAsync<AppOptions> = async (app, { ctx, services }) => {
+/**
+ * The whole HTTP application as one plugin, so tests and `server.ts` build it the same way. Every
+ * resource plugin is registered here: a new `/api/things` is one file in `routes/` and one line
+ * below, public or behind the guards.
+ */
+const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
+  const { ctx, auth, engine } = deps;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(errorsPlugin);
@@ -38,15 +73,15 @@ const stewardAppPlugin: FastifyPluginAsync<AppOptions> = async (app, { ctx, serv
 
   await app.register(healthRoutes, {
     ctx,
-    setupComplete: services.setupComplete,
-    metrics: services.metrics,
-    engineStatus: () => (services.engine.hub.connected() ? 'connected' : 'unavailable'),
+    setupComplete: deps.setupComplete,
+    metrics: deps.metrics,
+    engineStatus: () => (engine.hub.connected() ? 'connected' : 'unavailable'),
   });
 
   if (ctx.config.mcp.http.enabled) {
     await app.register(mcpHttpRoutes, {
       mcp: ctx.config.mcp.http,
-      toolset: lazyToolset(ctx, services),
+      toolset: deps.toolset,
       limiter: createToolRateLimiter(ctx.config.mcp.rate_limit, ctx.redis),
     });
   }
@@ -54,36 +89,44 @@ const stewardAppPlugin: FastifyPluginAsync<AppOptions> = async (app, { ctx, serv
   await app.register(
     async (api) => {
       await api.register(storeAvailabilityPlugin);
-      for (const route of services.publicRoutes) await route(api);
-      // Everything else under /api needs a valid access token; the default guard refuses all.
+      // Cookies and @fastify/jwt on the /api scope, which the guards below rely on.
+      await api.register(authPlugin, { auth });
+      await api.register(setupRoutes, { auth });
+      await api.register(authRoutes, { auth });
+      // The chat WebSocket verifies its `?token=` itself, before the upgrade.
+      await api.register(chatRoutes, {
+        sessions: engine.sessions,
+        client: engine.client,
+        hub: engine.hub,
+        tokens: auth.tokens,
+        createRedactor: () => createStreamRedactor(deps.redaction.current()),
+      });
+      // Everything else under /api needs a valid access token: authentication, then the rate limit.
       await api.register(async (secured) => {
-        for (const hook of services.guards) secured.addHook('onRequest', hook);
-        for (const route of services.protectedRoutes) await route(secured);
+        for (const hook of authGuards(auth)) secured.addHook('onRequest', hook);
+        await secured.register(meRoutes);
+        await secured.register(scheduleRoutes, { schedules: deps.schedules });
+        await secured.register(scriptRoutes, { scripts: deps.scripts, runner: deps.scriptRunner });
+        await secured.register(secretRoutes, {
+          secrets: deps.secrets,
+          declaredNames: deps.declaredNames,
+          redaction: deps.redaction,
+        });
+        await secured.register(sessionRoutes, { sessions: engine.sessions });
+        await secured.register(modelRoutes, { models: engine.models });
       });
     },
     { prefix: '/api' },
   );
 };
 
-/** Not encapsulated: its decorators (ctx, redis, queues, websocket) belong to the root. */
+/** Not encapsulated: its decorators (ctx, websocket) belong to the root. */
 export const stewardApp = fp(stewardAppPlugin, { name: 'steward' });
 
-/**
- * The tools pull in HTML, iCal and git libraries that take seconds to load on a busy machine;
- * the API loads them on the first `/mcp` request instead of at start.
- */
-function lazyToolset(ctx: Context, services: Services): () => Promise<Toolset> {
-  let loading: Promise<Toolset> | undefined;
-  return () =>
-    (loading ??= import('../mcp/toolset.js').then(({ createToolset, toolsetDeps }) =>
-      createToolset(ctx, toolsetDeps(services)),
-    ));
-}
-
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config } = options.ctx;
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps.ctx;
   const app = Fastify({
-    loggerInstance: options.ctx.log as FastifyBaseLogger,
+    loggerInstance: deps.ctx.log as FastifyBaseLogger,
     bodyLimit: config.server.body_limit,
     // Secret names may be 128 characters; Fastify's default of 100 would answer 414.
     routerOptions: { maxParamLength: 256 },
@@ -93,6 +136,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Generated ids; a client-sent id would let callers forge correlation in the logs.
     genReqId: () => randomUUID(),
   });
-  await app.register(stewardApp, options);
+  await app.register(stewardApp, deps);
   return app;
 }

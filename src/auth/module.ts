@@ -1,4 +1,6 @@
-import type { Context } from '../runtime/context.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { Logger } from '../log/logger.js';
+import type { Redis } from '../store/redis.js';
 import { createAuthService, type AuthService } from './auth-service.js';
 import { loadJwtSecret } from './jwt-secret.js';
 import { createRateLimit, type RateLimit } from './rate-limits.js';
@@ -19,8 +21,14 @@ export interface AuthModule {
   };
 }
 
-export async function createAuthModule(ctx: Context): Promise<AuthModule> {
-  const { config, redis, log } = ctx;
+export interface AuthModuleDeps {
+  config: Pick<LoadedConfig, 'admin' | 'paths'>;
+  redis: Redis;
+  log: Logger;
+}
+
+export async function createAuthModule(deps: AuthModuleDeps): Promise<AuthModule> {
+  const { config, redis, log } = deps;
   const { jwt, rate_limit } = config.admin;
   const secret = await loadJwtSecret({ configured: jwt.secret, dataDir: config.paths.data });
   const tokens = createTokenService({

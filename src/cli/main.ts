@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { ConfigError } from '../config/load.js';
 import { VERSION } from '../version.js';
-import { runApi, runStart, runWorker } from './roles.js';
+import { runApi, runMcp, runStart, runWorker } from './roles.js';
 
 const program = new Command();
 program
@@ -41,12 +41,7 @@ withConfig(program.command('worker'))
   .action(run(runWorker));
 withConfig(program.command('mcp'))
   .description('serve the MCP tool server on stdio (started by the AI engine)')
-  .action(
-    run(async (opts) => {
-      const { runMcpStdio } = await import('../mcp/stdio.js');
-      await runMcpStdio(opts);
-    }),
-  );
+  .action(run(runMcp));
 const secrets = program.command('secrets').description('manage the secrets store');
 withConfig(secrets.command('rotate-key'))
   .description('re-encrypt every secret under a new key (restart the other processes afterwards)')

@@ -1,55 +1,88 @@
 import { listen } from '../api/server.js';
 import { boot, type BootOptions } from '../runtime/bootstrap.js';
-import { createServices } from '../runtime/services.js';
-import { installShutdown } from '../runtime/shutdown.js';
-import { startWorkers } from '../workers/start.js';
 import type { Context } from '../runtime/context.js';
-import type { Services } from '../runtime/services.js';
+import { installShutdown } from '../runtime/shutdown.js';
+import type { StdioServer } from '../mcp/stdio.js';
+import { startWorkers } from '../workers/start.js';
+import {
+  buildAppDeps,
+  buildCore,
+  buildServerParts,
+  scriptWorkerDeps,
+  toolsetDeps,
+  type Core,
+} from './compose.js';
+
+type RoleOptions = Pick<BootOptions, 'configFile' | 'env'>;
 
 /** Scripts edited on disk while Steward was down become pending versions before anything runs. */
-async function reloadScripts(ctx: Context, services: Services): Promise<void> {
+async function reloadScripts(ctx: Context, core: Core): Promise<void> {
   try {
-    await services.scripts.reloadFromDisk();
+    await core.scripts.reloadFromDisk();
   } catch (err) {
     ctx.log.warn({ err }, 'could not import scripts from disk');
   }
 }
 
-type RoleOptions = Pick<BootOptions, 'configFile' | 'env'>;
-
-interface RoleParts {
+interface ServerRole {
   /** `steward start` may run a private redis-server and supervises the engine. */
   allInOne: boolean;
   http: boolean;
   workers: boolean;
 }
 
-/** Boots one process with the parts of its role, and stops them in reverse on SIGTERM. */
-async function runRole(options: RoleOptions, parts: RoleParts): Promise<void> {
-  const ctx = await boot({ ...options, allowEmbeddedRedis: parts.allInOne });
-  const services = await createServices(ctx, { superviseEngine: parts.allInOne });
-  await reloadScripts(ctx, services);
-  const workers = parts.workers ? await startWorkers(ctx, services) : null;
-  const app = parts.http ? await listen(ctx, services) : null;
+/** Boots one server process with the parts of its role, and stops them in reverse on SIGTERM. */
+async function runServerRole(options: RoleOptions, role: ServerRole): Promise<void> {
+  const ctx = await boot({ ...options, allowEmbeddedRedis: role.allInOne });
+  const core = await buildCore(ctx);
+  const parts = await buildServerParts(ctx, core, { superviseEngine: role.allInOne });
+  await reloadScripts(ctx, core);
+  const workers = role.workers
+    ? await startWorkers(ctx, { schedules: parts.schedules, scriptRuns: scriptWorkerDeps(core) })
+    : null;
+  const app = role.http ? await listen(await buildAppDeps(ctx, core, parts)) : null;
   if (app) ctx.lifecycle.setCheck('mcp_server', true);
   ctx.lifecycle.markReady();
   // The engine starts in the background: until it answers, session endpoints say 503.
-  if (app) void services.engine.start();
+  if (app) void parts.engine.start();
   installShutdown(ctx, async () => {
     await app?.close();
     await workers?.close();
-    if (app) await services.engine.stop();
+    if (app) await parts.engine.stop();
   });
 }
 
 /** `steward start`: API, workers and (when configured) the supervised engine in one process. */
 export const runStart = (options: RoleOptions) =>
-  runRole(options, { allInOne: true, http: true, workers: true });
+  runServerRole(options, { allInOne: true, http: true, workers: true });
 
 /** `steward api`: the HTTP API only; run several behind a load balancer. */
 export const runApi = (options: RoleOptions) =>
-  runRole(options, { allInOne: false, http: true, workers: false });
+  runServerRole(options, { allInOne: false, http: true, workers: false });
 
 /** `steward worker`: BullMQ processors (script runs in Piscina threads, schedule runs). */
 export const runWorker = (options: RoleOptions) =>
-  runRole(options, { allInOne: false, http: false, workers: true });
+  runServerRole(options, { allInOne: false, http: false, workers: true });
+
+/**
+ * `steward mcp`: the tool server on stdio, spawned by the engine. It builds the core alone (no
+ * JWT secret, engine or schedules). stdout carries protocol messages only, so logs go to stderr
+ * and stray console output is redirected there too.
+ */
+export async function runMcp(options: RoleOptions): Promise<void> {
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  const ctx = await boot({ ...options, allowEmbeddedRedis: false, logToStderr: true });
+  const core = await buildCore(ctx);
+  const { createToolset } = await import('../mcp/toolset.js');
+  const { serveStdio } = await import('../mcp/stdio.js');
+  const toolset = createToolset(ctx, toolsetDeps(core));
+  const running: { server?: StdioServer } = {};
+  const shutdown = installShutdown(ctx, async () => {
+    await running.server?.close();
+  });
+  running.server = await serveStdio(toolset, ctx.config.mcp.rate_limit, () =>
+    shutdown('stdin closed'),
+  );
+  ctx.lifecycle.setCheck('mcp_server', true);
+  ctx.lifecycle.markReady();
+}

@@ -1,37 +1,33 @@
-import { boot, type BootOptions } from '../runtime/bootstrap.js';
-import { createServices } from '../runtime/services.js';
 import { createToolRateLimiter } from './rate-limit.js';
 import { createMcpServer } from './server.js';
 import { GuardedStdioTransport } from './stdio-transport.js';
-import { createToolset, toolsetDeps } from './toolset.js';
+import type { Toolset } from './toolset.js';
+
+export interface StdioServer {
+  close(): Promise<void>;
+}
 
 /**
- * `steward mcp`: the engine's parent process is trusted (DESIGN.md); stdout carries protocol
- * messages only, so logs go to stderr and stray console output is redirected there too.
+ * The tool server on this process's stdin/stdout (`steward mcp`, spawned by the AI engine, whose
+ * parent process is trusted: DESIGN.md). `onClosed` runs when the engine closes stdin, so the
+ * role shuts down through the same path as on SIGTERM.
  */
-export async function runMcpStdio(options: Pick<BootOptions, 'configFile' | 'env'>): Promise<void> {
-  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
-  const ctx = await boot({ ...options, allowEmbeddedRedis: false, logToStderr: true });
-  const services = await createServices(ctx);
-  const toolset = createToolset(ctx, toolsetDeps(services));
+export async function serveStdio(
+  toolset: Toolset,
+  limits: { per_second: number; burst: number },
+  onClosed: () => void,
+): Promise<StdioServer> {
   const server = createMcpServer(toolset.registry, toolset.makeContext);
   const transport = new GuardedStdioTransport(
     process.stdin,
     process.stdout,
-    createToolRateLimiter(ctx.config.mcp.rate_limit),
+    createToolRateLimiter(limits),
   );
-  let stopping = false;
-  const shutdown = async () => {
-    if (stopping) return;
-    stopping = true;
-    await server.close().catch(() => {});
-    await ctx.close();
-    process.exit(0);
-  };
-  transport.onclose = () => void shutdown();
-  process.once('SIGTERM', () => void shutdown());
-  process.once('SIGINT', () => void shutdown());
+  transport.onclose = onClosed;
   await server.connect(transport);
-  ctx.lifecycle.setCheck('mcp_server', true);
-  ctx.lifecycle.markReady();
+  return {
+    async close() {
+      await server.close().catch(() => {});
+    },
+  };
 }

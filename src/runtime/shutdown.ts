@@ -1,16 +1,22 @@
 import type { Context } from './context.js';
 
 /**
- * SIGTERM/SIGINT: health flips to 503 at once, then `stop` drains (in-flight requests finish,
- * workers close) and the process exits 0. A stuck close cannot hold it past `graceMs`.
+ * The one way every role stops: health flips to 503 at once, then `stop` drains (in-flight
+ * requests finish, workers close), the context closes and the process exits 0. A stuck close
+ * cannot hold it past `graceMs`. SIGTERM and SIGINT call it; so may a role's own end (the MCP
+ * stdio server when the engine closes stdin) through the returned function.
  */
-export function installShutdown(ctx: Context, stop: () => Promise<void>, graceMs = 9_000): void {
+export function installShutdown(
+  ctx: Context,
+  stop: () => Promise<void>,
+  graceMs = 9_000,
+): (reason: string) => void {
   let stopping = false;
-  const handler = (signal: NodeJS.Signals) => {
+  const shutdown = (reason: string) => {
     if (stopping) return;
     stopping = true;
     ctx.lifecycle.markStopping();
-    ctx.log.info({ signal }, 'shutting down');
+    ctx.log.info({ reason }, 'shutting down');
     const force = setTimeout(() => {
       ctx.log.error('shutdown took too long; exiting');
       process.exit(1);
@@ -26,6 +32,7 @@ export function installShutdown(ctx: Context, stop: () => Promise<void>, graceMs
         },
       );
   };
-  process.once('SIGTERM', handler);
-  process.once('SIGINT', handler);
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  return shutdown;
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQueueClient } from '../../src/queue/client.js';
 import { freePort } from '../../src/store/embedded-redis.js';
-import { startWorkers, type RunningWorkers } from '../../src/workers/start.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import type { RunningWorkers } from '../../src/workers/start.js';
+import { createTestApp, startTestWorkers, type TestApp } from '../support/app.js';
 import { adminToken } from '../support/auth.js';
 import { scheduleHarness, waitFor } from '../schedules/harness.js';
 import { tickState } from '../schedules/ticks.js';
@@ -23,7 +23,7 @@ describe('schedule runs through the API', () => {
     // Many requests from one client: the per-client limit is not what these tests are about.
     t = await createTestApp({ 'admin.rate_limit.api_per_minute': 100_000 }, 'schedrun');
     token = await adminToken(t);
-    workers = await startWorkers(t.ctx, t.services);
+    workers = await startTestWorkers(t);
     for (const [name, source] of [
       ['report.star', 'def main():\n    return {"ran": "report"}\n'],
       ['failing.star', 'def main():\n    fail("disk full")\n'],

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptWorkerDeps } from '../../src/cli/compose.js';
 import {
   startScriptRunWorker,
   type RunningScriptWorker,
@@ -42,11 +43,7 @@ beforeAll(async () => {
   // The real secret store and redactor: the value is stored encrypted, runs read it back.
   await h.services.secrets.set('API_KEY', secretValue);
   await h.services.redaction.refresh();
-  worker = await startScriptRunWorker(h.ctx, {
-    store: h.services.scripts.store,
-    getSecret: (name) => h.services.scriptSecrets.getSecret(name),
-    redact: (text) => h.services.scriptSecrets.redact(text),
-  });
+  worker = await startScriptRunWorker(h.ctx, scriptWorkerDeps(h.services));
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers, type RunningWorkers } from '../../src/workers/start.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import type { RunningWorkers } from '../../src/workers/start.js';
+import { createTestApp, startTestWorkers, type TestApp } from '../support/app.js';
 import { adminToken, authHeader } from '../support/auth.js';
 import { testRedisUrl } from '../support/redis.js';
 import { createRedis } from '../../src/store/redis.js';
@@ -68,7 +68,7 @@ describe('secrets never leave through script runs', () => {
 
   beforeAll(async () => {
     t = await createTestApp({}, 'canary');
-    workers = await startWorkers(t.ctx, t.services);
+    workers = await startTestWorkers(t);
     auth = authHeader(await adminToken(t));
   }, 60_000);
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { buildApp } from '../../src/api/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { redactPaths } from '../../src/log/logger.js';
 import { createContext, type Context } from '../../src/runtime/context.js';
-import { createServices } from '../../src/runtime/services.js';
+import { buildAppDeps, buildCore, buildServerParts } from '../../src/cli/compose.js';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.js';
 
 const password = 'a perfectly long password';
@@ -42,7 +42,9 @@ beforeAll(async () => {
   });
   const log = pino({ level: 'info', redact: { paths: redactPaths, censor: '[hidden]' } }, sink);
   ctx = await createContext(config, log, testRedisUrl());
-  app = await buildApp({ ctx, services: await createServices(ctx) });
+  const core = await buildCore(ctx);
+  const parts = await buildServerParts(ctx, core, { superviseEngine: false });
+  app = await buildApp(await buildAppDeps(ctx, core, parts));
   await app.ready();
 });
 afterAll(async () => {

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers, type RunningWorkers } from '../../src/workers/start.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import type { RunningWorkers } from '../../src/workers/start.js';
+import { createTestApp, startTestWorkers, type TestApp } from '../support/app.js';
 import { adminToken, authHeader } from '../support/auth.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { isolatedEnv, mockProvider, opencodeBin } from '../support/opencode.js';
@@ -72,7 +72,7 @@ describe('chat through the supervised engine and Steward tools', { timeout: 120_
     );
     await t.services.engine.start();
     await t.services.engine.hub.whenConnected(30_000);
-    workers = await startWorkers(t.ctx, t.services);
+    workers = await startTestWorkers(t);
     token = await adminToken(t);
     auth = authHeader(token);
 

@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createServices, type Services } from '../../src/runtime/services.js';
+import { buildCore, type Core } from '../../src/cli/compose.js';
 import { createTestContext, type TestContext } from '../support/app.js';
 import { cliPath, roleEnv, spawnRole, stopProcess } from '../support/processes.js';
 import { testRedisUrl } from '../support/redis.js';
@@ -12,7 +12,7 @@ import { testRedisUrl } from '../support/redis.js';
 /** `steward mcp` as the engine runs it: a child process spoken to over stdio by the SDK client. */
 describe('steward mcp over stdio', () => {
   let t: TestContext;
-  let services: Services;
+  let services: Core;
   let worker: ChildProcess;
   let client: Client;
   let env: Record<string, string>;
@@ -21,7 +21,7 @@ describe('steward mcp over stdio', () => {
 
   beforeAll(async () => {
     t = await createTestContext({ 'scripts.allowlist': ['allowed'] }, 'mcp-e2e');
-    services = await createServices(t.ctx);
+    services = await buildCore(t.ctx);
     const workspace = t.ctx.config.paths.workspace;
     mkdirSync(workspace, { recursive: true });
     writeFileSync(path.join(workspace, 'notes.txt'), 'hello from the workspace');

@@ -7,12 +7,32 @@ import {
   type Schedules,
   type SchedulesDeps,
 } from '../../src/schedules/create-schedules.js';
-import { createScheduleDeps } from '../../src/schedules/schedule-deps.js';
+import { createEgress } from '../../src/net/egress.js';
+import type { Context } from '../../src/runtime/context.js';
+import { emptyRedactor } from '../../src/secrets/redactor.js';
 import {
   startScheduleWorkers,
   type RunningScheduleWorkers,
 } from '../../src/workers/schedule-runs/start-schedule-workers.js';
 import { createTestContext, type TestContext } from '../support/app.js';
+
+/** Schedules over a test context: real egress, no secrets, no script runner or engine. */
+export function baseScheduleDeps(ctx: Context): SchedulesDeps {
+  const { config } = ctx;
+  return {
+    redis: ctx.redis,
+    queues: ctx.queues,
+    config,
+    log: ctx.log,
+    egress: createEgress({
+      allow: config.egress.allow,
+      timeoutMs: config.egress.timeout,
+      maxBodyBytes: config.egress.max_body_bytes,
+      maxRedirects: config.egress.max_redirects,
+    }),
+    redact: (text) => emptyRedactor.redact(text),
+  };
+}
 
 export interface ScheduleHarness {
   t: TestContext;
@@ -32,7 +52,7 @@ export async function scheduleHarness(
   deps: Partial<SchedulesDeps> = {},
 ): Promise<ScheduleHarness> {
   const t = await createTestContext(overrides, 'sched');
-  const schedules = createSchedules({ ...createScheduleDeps(t.ctx), ...deps });
+  const schedules = createSchedules({ ...baseScheduleDeps(t.ctx), ...deps });
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

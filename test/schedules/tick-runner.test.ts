@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSchedules } from '../../src/schedules/create-schedules.js';
-import { createScheduleDeps } from '../../src/schedules/schedule-deps.js';
+import { baseScheduleDeps } from './harness.js';
 import { groupKeyOf } from '../../src/schedules/tick-groups.js';
 import { createLimiter, createTickRunner } from '../../src/schedules/tick-runner.js';
 import { createRedis } from '../../src/store/redis.js';
@@ -19,7 +19,7 @@ describe('tick fan-out across processes', () => {
   /** One worker process's share: its own schedules wiring, run slots and tick runner. */
   async function processNamed(name: string, slots: number, gate: Promise<void>) {
     const schedules = createSchedules({
-      ...createScheduleDeps(t!.ctx),
+      ...baseScheduleDeps(t!.ctx),
       runScript: async () => {
         await gate;
         return { success: true, result: name, duration_ms: 1, logs: [] };

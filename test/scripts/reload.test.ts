@@ -1,16 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../src/runtime/services.js';
+import { buildCore, type Core } from '../../src/cli/compose.js';
 import { createTestContext, type TestContext } from '../support/app.js';
 
 let t: TestContext;
-let services: Services;
+let services: Core;
 let dir: string;
 
 beforeAll(async () => {
   t = await createTestContext({}, 'reload');
-  services = await createServices(t.ctx);
+  services = await buildCore(t.ctx);
   dir = t.ctx.config.paths.scripts;
   mkdirSync(dir, { recursive: true });
 });
@@ -58,7 +58,7 @@ describe('reloadFromDisk', () => {
   it('imports a change once when several processes reload together', async () => {
     await services.scripts.create('shared.star', 'result = 1\n', 'admin');
     writeFileSync(path.join(dir, 'shared.star'), 'result = 2\n');
-    const other = await createServices(t.ctx);
+    const other = await buildCore(t.ctx);
     await Promise.all([services.scripts.reloadFromDisk(), other.scripts.reloadFromDisk()]);
     expect(await services.scripts.store.versions('shared.star')).toHaveLength(2);
   });

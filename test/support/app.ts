@@ -2,11 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/api/app.js';
+import { buildApp, type AppDeps } from '../../src/api/app.js';
+import {
+  buildAppDeps,
+  buildCore,
+  buildServerParts,
+  scriptWorkerDeps,
+  type Core,
+  type ServerParts,
+} from '../../src/cli/compose.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createContext, type Context } from '../../src/runtime/context.js';
-import { createServices, type Services, type ServicesOptions } from '../../src/runtime/services.js';
+import { startWorkers, type RunningWorkers } from '../../src/workers/start.js';
 import { dropPrefix, testRedisUrl, uniquePrefix } from './redis.js';
 
 export interface TestContext {
@@ -60,9 +68,15 @@ export interface SharedDeployment {
   dir: string;
 }
 
+/** What the roles build, for tests that reach past HTTP (e.g. to create a script directly). */
+export interface TestServices extends Core, ServerParts {
+  auth: AppDeps['auth']['service'];
+  tokens: AppDeps['auth']['tokens'];
+}
+
 export interface TestApp extends TestContext {
   app: FastifyInstance;
-  services: Services;
+  services: TestServices;
 }
 
 /** The full HTTP app on a fresh prefix, ready for `app.inject`. */
@@ -70,11 +84,21 @@ export async function createTestApp(
   overrides: Record<string, unknown> = {},
   label = 'app',
   share?: SharedDeployment,
-  serviceOptions: ServicesOptions = {},
+  options: { superviseEngine?: boolean } = {},
 ): Promise<TestApp> {
   const base = await createTestContext(overrides, label, share);
-  const services = await createServices(base.ctx, serviceOptions);
-  const app = await buildApp({ ctx: base.ctx, services });
+  const core = await buildCore(base.ctx);
+  const parts = await buildServerParts(base.ctx, core, {
+    superviseEngine: options.superviseEngine ?? false,
+  });
+  const deps = await buildAppDeps(base.ctx, core, parts);
+  const services: TestServices = {
+    ...core,
+    ...parts,
+    auth: deps.auth.service,
+    tokens: deps.auth.tokens,
+  };
+  const app = await buildApp(deps);
   await app.ready();
   base.ctx.lifecycle.setCheck('mcp_server', true);
   base.ctx.lifecycle.markReady();
@@ -88,4 +112,12 @@ export async function createTestApp(
       await base.close();
     },
   };
+}
+
+/** Every worker of the `steward worker` role, in this process, for an app built above. */
+export function startTestWorkers(t: TestApp): Promise<RunningWorkers> {
+  return startWorkers(t.ctx, {
+    schedules: t.services.schedules,
+    scriptRuns: scriptWorkerDeps(t.services),
+  });
 }

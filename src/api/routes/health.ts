@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Registry, collectDefaultMetrics, Gauge } from 'prom-client';
 import type { Context } from '../../runtime/context.js';
 import { VERSION } from '../../version.js';
-import { createMetricsReader, type MetricsSources } from '../../runtime/metrics.js';
+import { createMetricsReader, type MetricsSources } from '../metrics.js';
 
 export interface HealthOptions {
   ctx: Context;

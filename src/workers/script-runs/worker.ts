@@ -2,13 +2,15 @@ import { Worker } from 'bullmq';
 import { queues } from '../../queue/definitions.js';
 import type { Context } from '../../runtime/context.js';
 import { bullPrefix, createRedis } from '../../store/redis.js';
-import { createEgress } from '../../net/egress.js';
+import type { Egress } from '../../net/egress.js';
 import type { ScriptStore } from '../../scripts/script-store.js';
 import { createScriptPool } from './pool.js';
 import { createScriptRunProcessor } from './processor.js';
 
 export interface ScriptRunWorkerDeps {
   store: ScriptStore;
+  /** The process's egress client; each run's body budget is passed per request. */
+  egress: Egress;
   getSecret: (name: string) => Promise<string | null>;
   redact: (text: string) => string;
 }
@@ -33,12 +35,7 @@ export async function startScriptRunWorker(
   const processor = createScriptRunProcessor({
     store: deps.store,
     pool,
-    egress: createEgress({
-      allow: config.egress.allow,
-      timeoutMs: config.egress.timeout,
-      maxBodyBytes: Math.min(config.egress.max_body_bytes, limits.http_body_bytes),
-      maxRedirects: config.egress.max_redirects,
-    }),
+    egress: deps.egress,
     limits: {
       steps: limits.steps,
       wallTimeMs: limits.wall_time,

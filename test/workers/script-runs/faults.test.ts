@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../../src/runtime/services.js';
+import { buildCore, scriptWorkerDeps, type Core } from '../../../src/cli/compose.js';
 import {
   startScriptRunWorker,
   type RunningScriptWorker,
@@ -10,7 +10,7 @@ import { createTestContext, type TestContext } from '../../support/app.js';
 
 /** One thread, a small heap and a short wall limit, so each fault shows quickly. */
 let t: TestContext;
-let services: Services;
+let services: Core;
 let worker: RunningScriptWorker;
 let hanging: Server;
 let hangingUrl = '';
@@ -31,12 +31,8 @@ beforeAll(async () => {
     },
     'faults',
   );
-  services = await createServices(t.ctx);
-  worker = await startScriptRunWorker(t.ctx, {
-    store: services.scripts.store,
-    getSecret: async () => null,
-    redact: (text) => text,
-  });
+  services = await buildCore(t.ctx);
+  worker = await startScriptRunWorker(t.ctx, scriptWorkerDeps(services));
 });
 
 afterAll(async () => {

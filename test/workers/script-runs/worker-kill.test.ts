@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createServices, type Services } from '../../../src/runtime/services.js';
+import { buildCore, type Core } from '../../../src/cli/compose.js';
 import { createTestContext, type TestContext } from '../../support/app.js';
 import { testRedisUrl } from '../../support/redis.js';
 
@@ -11,7 +11,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const cli = path.join(root, 'dist/cli/main.js');
 
 let t: TestContext;
-let services: Services;
+let services: Core;
 const children: ChildProcess[] = [];
 
 /** `steward worker` as its own process on the test's deployment (same prefix, same dirs). */
@@ -44,7 +44,7 @@ beforeAll(async () => {
     path.join(t.dir, 'worker.yaml'),
     `scripts:\n  threads: 1\n  limits:\n    wall_time: ${limits.wall_time}\n    steps: ${limits.steps}\n`,
   );
-  services = await createServices(t.ctx);
+  services = await buildCore(t.ctx);
   for (const [name, source] of [
     ['ok.star', 'result = {"ok": True}\n'],
     [

@@ -1,0 +1,196 @@
+import type { AppDeps } from '../api/app.js';
+import { threadCount } from '../api/threads.js';
+import { createAuthModule, type AuthModule } from '../auth/module.js';
+import { createEngineModule, type EngineModule } from '../engine/engine-module.js';
+import type { ToolsetDeps } from '../mcp/toolset.js';
+import { createEgress, type Egress } from '../net/egress.js';
+import type { Context } from '../runtime/context.js';
+import { createAgentRunner } from '../schedules/agent-runner.js';
+import { createSchedules, type Schedules } from '../schedules/create-schedules.js';
+import { scriptRunnerAdapter } from '../schedules/schedule-deps.js';
+import { createFileMirror } from '../scripts/file-mirror.js';
+import { createScriptRunner, type ScriptRunner } from '../scripts/script-runner.js';
+import { createScriptService, type ScriptService } from '../scripts/script-service.js';
+import { createScriptStore } from '../scripts/script-store.js';
+import { openSecretsKey } from '../secrets/key.js';
+import { createRedactionService, type RedactionService } from '../secrets/redaction-service.js';
+import { createSecretStore, type SecretStore } from '../secrets/store.js';
+import { keys } from '../store/keys.js';
+import { createRedis } from '../store/redis.js';
+import { createStatsStore, type StatsStore } from '../store/stats-store.js';
+import type { ScriptRunWorkerDeps } from '../workers/script-runs/worker.js';
+
+/**
+ * The composition root: each role builds what it needs from the context, once per process, and
+ * hands every layer only the deps its interface names. `steward mcp` builds the core alone (no
+ * JWT secret, engine or schedules); the API and worker roles add theirs on top.
+ */
+
+/** What every role shares: secrets and redaction, scripts and their runner, one egress client. */
+export interface Core {
+  stats: StatsStore;
+  /** Encrypted secret values (never returned by any endpoint). */
+  secrets: SecretStore;
+  /** The current redactor of this process, refreshed on every change of the secret set. */
+  redaction: RedactionService;
+  /** Redacts every secret value and its encodings from text leaving Steward. */
+  redact(text: string): string;
+  /** Every change to scripts (API, MCP tools, disk import). */
+  scripts: ScriptService;
+  /** Checked, queued, recorded script runs (API test endpoint, MCP tools, schedules). */
+  scriptRunner: ScriptRunner;
+  /** Outbound HTTP of this process (tools, script runs, webhooks): one client, one policy. */
+  egress: Egress;
+}
+
+export async function buildCore(ctx: Context): Promise<Core> {
+  const { redis, config, log } = ctx;
+  const stats = createStatsStore(redis);
+  // A missing or wrong key stops start-up here (SecretsKeyError) without touching stored values.
+  const { crypto } = await openSecretsKey(config, redis, log);
+  const secrets = createSecretStore({ redis, crypto, log });
+  const redaction = createRedactionService({
+    redis,
+    crypto,
+    log,
+    subscriberFactory: () => createRedis(ctx.redisTarget, 'subscriber'),
+  });
+  await redaction.ready;
+  ctx.onClose(() => redaction.close());
+  const redact = (text: string) => redaction.redact(text);
+  const scriptStore = createScriptStore({ redis });
+  const mirror = createFileMirror(config.paths.scripts);
+  const scripts = createScriptService({ store: scriptStore, mirror, log });
+  const scriptRunner = createScriptRunner({
+    store: scriptStore,
+    mirror,
+    queues: ctx.queues,
+    stats,
+    wallTimeMs: config.scripts.limits.wall_time,
+    redact,
+    log,
+  });
+  const egress = createEgress({
+    allow: config.egress.allow,
+    timeoutMs: config.egress.timeout,
+    maxBodyBytes: config.egress.max_body_bytes,
+    maxRedirects: config.egress.max_redirects,
+  });
+  return { stats, secrets, redaction, redact, scripts, scriptRunner, egress };
+}
+
+/** The tools of `steward mcp` and of the API's `/mcp` endpoint. */
+export function toolsetDeps(core: Core): ToolsetDeps {
+  return {
+    redact: core.redact,
+    egress: core.egress,
+    scripts: { scripts: core.scripts, runner: core.scriptRunner },
+  };
+}
+
+/** What the script-runs worker needs of the core. */
+export function scriptWorkerDeps(core: Core): ScriptRunWorkerDeps {
+  return {
+    store: core.scripts.store,
+    egress: core.egress,
+    getSecret: (name) => core.secrets.get(name),
+    redact: core.redact,
+  };
+}
+
+/** The API and worker roles: the engine (supervised only by `steward start`) and schedules. */
+export interface ServerParts {
+  engine: EngineModule;
+  schedules: Schedules;
+}
+
+export async function buildServerParts(
+  ctx: Context,
+  core: Core,
+  options: { superviseEngine: boolean },
+): Promise<ServerParts> {
+  const engine = await createEngineModule({
+    config: ctx.config,
+    log: ctx.log,
+    redis: ctx.redis,
+    redisUrl: ctx.redisTarget.url,
+    baseEnv: ctx.env,
+    supervise: options.superviseEngine,
+  });
+  const schedules = createSchedules({
+    redis: ctx.redis,
+    queues: ctx.queues,
+    config: ctx.config,
+    log: ctx.log,
+    egress: core.egress,
+    redact: core.redact,
+    runScript: scriptRunnerAdapter(core.scriptRunner),
+    runAgent: createAgentRunner({ engine: engine.client, log: ctx.log }),
+    scriptExists: async (name) => (await core.scripts.store.get(name)) !== null,
+  });
+  return { engine, schedules };
+}
+
+/** Everything `buildApp` registers, from the core, the server parts and authentication. */
+export async function buildAppDeps(
+  ctx: Context,
+  core: Core,
+  parts: ServerParts,
+  auth?: AuthModule,
+): Promise<AppDeps> {
+  const { redis } = ctx;
+  const scriptStore = core.scripts.store;
+
+  /** Secret names any script declares in `# @secrets:` (listed even before they are set). */
+  const declaredNames = async () => {
+    const names = new Set<string>();
+    for (const record of await scriptStore.list()) {
+      for (const name of record.metadata.secrets) names.add(name);
+    }
+    return [...names];
+  };
+
+  const scriptCounts = async () => {
+    const names = await redis.smembers(keys.scriptIndex());
+    const counts = { total: names.length, approved: 0, pending: 0, rejected: 0 };
+    if (names.length === 0) return counts;
+    const pipeline = redis.pipeline();
+    for (const name of names) pipeline.hget(keys.script(name), 'status');
+    for (const [, status] of (await pipeline.exec()) ?? []) {
+      if (status === 'approved' || status === 'pending' || status === 'rejected') counts[status]++;
+    }
+    return counts;
+  };
+
+  return {
+    ctx,
+    auth: auth ?? (await createAuthModule(ctx)),
+    setupComplete: async () => (await redis.exists(keys.adminUser())) === 1,
+    metrics: {
+      scripts: scriptCounts,
+      executions: () => core.stats.read(),
+      secrets: async () => core.secrets.counts(await declaredNames()),
+      threads: threadCount,
+    },
+    scripts: core.scripts,
+    scriptRunner: core.scriptRunner,
+    secrets: core.secrets,
+    declaredNames,
+    redaction: core.redaction,
+    schedules: parts.schedules.service,
+    engine: parts.engine,
+    toolset: lazyToolset(ctx, core),
+  };
+}
+
+/**
+ * The tools pull in HTML, iCal and git libraries that take seconds to load on a busy machine;
+ * the API loads them on the first `/mcp` request instead of at start.
+ */
+function lazyToolset(ctx: Context, core: Core): AppDeps['toolset'] {
+  let loading: ReturnType<AppDeps['toolset']> | undefined;
+  return () =>
+    (loading ??= import('../mcp/toolset.js').then(({ createToolset }) =>
+      createToolset(ctx, toolsetDeps(core)),
+    ));
+}
