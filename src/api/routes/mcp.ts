@@ -70,7 +70,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
       void rpcReply(
         reply,
         403,
-        rpcCodes.rateLimited,
+        rpcCodes.invalidRequest,
         `Forbidden: host "${host}" is not allowed (mcp.http.allowed_hosts)`,
       );
       return false;
@@ -84,7 +84,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
       void rpcReply(
         reply,
         403,
-        rpcCodes.rateLimited,
+        rpcCodes.invalidRequest,
         `Forbidden: origin "${origin}" is not allowed (mcp.http.allowed_origins)`,
       );
       return false;
