@@ -1,5 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../errors/catalogue.js';
+import {
+  InvalidCredentialsError,
+  InvalidRefreshTokenError,
+  PasswordInvalidError,
+  PasswordMismatchError,
+  SetupCompletedError,
+} from '../errors/auth-errors.js';
+import { BadRequestError } from '../errors/request-errors.js';
 import type { Logger } from '../log/logger.js';
 import type { Redis } from '../store/redis.js';
 import { createAdminStore, type AdminStore } from './admin-store.js';
@@ -65,12 +72,12 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     async setup(input, client) {
       if (await admins.exists()) throw setupCompleted();
       const userProblem = usernameProblem(input.username);
-      if (userProblem) throw new AppError('invalid_request', userProblem);
+      if (userProblem) throw new BadRequestError(userProblem);
       if (input.password !== input.confirm_password) {
-        throw new AppError('password_mismatch', 'password and confirm_password differ');
+        throw new PasswordMismatchError();
       }
       const problem = passwordProblem(input.password);
-      if (problem) throw new AppError('password_invalid', problem);
+      if (problem) throw new PasswordInvalidError(problem);
       const passwordHash = await hashPassword(input.password);
       if (!(await admins.create({ username: input.username, passwordHash }))) {
         audit(log, 'setup.rejected', { ip: client.ip, reason: 'setup_completed' }, 'warn');
@@ -87,7 +94,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       if (!ok || !admin) {
         // The attempted name is not logged: people type passwords into the username field.
         audit(log, 'auth.login.failed', { ip: client.ip }, 'warn');
-        throw new AppError('invalid_credentials', 'wrong username or password');
+        throw new InvalidCredentialsError();
       }
       const sid = randomBytes(16).toString('base64url');
       const jti = newTokenId();
@@ -112,7 +119,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
         );
       }
       if (outcome.kind !== 'rotated' && outcome.kind !== 'grace') {
-        throw new AppError('invalid_refresh_token', 'refresh token expired or invalid');
+        throw new InvalidRefreshTokenError();
       }
       const identity = { username: presented.username, role: 'admin' as const, sid: presented.sid };
       return {
@@ -131,4 +138,4 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   };
 }
 
-const setupCompleted = () => new AppError('setup_completed', 'setup has already been completed');
+const setupCompleted = () => new SetupCompletedError();

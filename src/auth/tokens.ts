@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { AppError, unauthorized } from '../errors/catalogue.js';
+import { InvalidRefreshTokenError } from '../errors/auth-errors.js';
+import { UnauthorizedError } from '../errors/request-errors.js';
 import { checkClaims, TOKEN_ALGORITHM, type TokenClaims, type TokenType } from './claims.js';
 
 export interface TokenServiceOptions {
@@ -36,9 +37,9 @@ export interface TokenService {
   signAccess(identity: AccessIdentity): SignedToken;
   /** `jti` identifies this refresh token within its session (rotation tracks it). */
   signRefresh(identity: RefreshIdentity): SignedToken;
-  /** Rejects with AppError `unauthorized` for anything but a valid, unexpired access token. */
+  /** Rejects with UnauthorizedError for anything but a valid, unexpired access token. */
   verifyAccess(token: string): Promise<AccessIdentity>;
-  /** Rejects with AppError `invalid_refresh_token` for anything but a valid refresh token. */
+  /** Rejects with InvalidRefreshTokenError for anything but a valid refresh token. */
   verifyRefresh(token: string): Promise<RefreshIdentity>;
 }
 
@@ -91,12 +92,12 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
     signRefresh: (identity) => sign('refresh', identity, identity.jti, refreshTtlMs),
     async verifyAccess(token) {
       const claims = verify(token, 'access');
-      if (!claims) throw unauthorized('invalid or expired access token');
+      if (!claims) throw new UnauthorizedError('invalid or expired access token');
       return { username: claims.sub, role: claims.role, sid: claims.sid };
     },
     async verifyRefresh(token) {
       const claims = verify(token, 'refresh');
-      if (!claims) throw new AppError('invalid_refresh_token', 'refresh token expired or invalid');
+      if (!claims) throw new InvalidRefreshTokenError();
       return { username: claims.sub, role: claims.role, sid: claims.sid, jti: claims.jti };
     },
   };

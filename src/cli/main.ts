@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { ConfigError } from '../config/load.js';
+import { ConfigError } from '../errors/config-error.js';
 import { VERSION } from '../version.js';
 import { runApi, runMcp, runStart, runWorker } from './roles.js';
 

@@ -1,11 +1,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { ConfigError } from '../errors/config-error.js';
 import { configSchema, type Config } from './schema.js';
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 /** Environment variables and the config key each one overrides. */
 export const envOverrides: ReadonlyArray<[string, string, 'string' | 'number' | 'boolean']> = [

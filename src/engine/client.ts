@@ -8,7 +8,7 @@ import {
   type Session,
 } from '@opencode-ai/sdk/v2';
 import type { Logger } from '../log/logger.js';
-import { AppError } from '../errors/catalogue.js';
+import { EngineUnavailableError } from '../errors/engine-errors.js';
 import { toAppError } from './errors.js';
 
 export type {
@@ -146,8 +146,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
         ),
       );
       const failure = reply.info.role === 'assistant' ? reply.info.error : undefined;
-      if (failure)
-        throw new AppError('engine_unavailable', `Engine error: ${engineErrorMessage(failure)}`);
+      if (failure) throw new EngineUnavailableError(`Engine error: ${engineErrorMessage(failure)}`);
       return reply.parts
         .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text' && !p.synthetic)
         .map((p) => p.text)

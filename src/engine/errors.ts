@@ -1,4 +1,6 @@
-import { AppError, isAppError } from '../errors/catalogue.js';
+import { isAppError, type AppError } from '../errors/catalogue.js';
+import { EngineUnavailableError } from '../errors/engine-errors.js';
+import { BadRequestError, NotFoundError } from '../errors/request-errors.js';
 
 /** Status and body the SDK keeps on `error.cause` when the engine answered with an error. */
 interface EngineErrorCause {
@@ -16,17 +18,13 @@ export function toAppError(err: unknown, notFoundMessage = 'session not found'):
   const status = typeof cause?.status === 'number' ? cause.status : undefined;
   const message = err instanceof Error ? err.message : String(err);
   if (status === undefined)
-    return new AppError('engine_unavailable', `AI engine is not reachable: ${reason(err)}`);
-  if (status === 404) return new AppError('not_found', notFoundMessage);
-  if (status === 400)
-    return new AppError('invalid_request', `AI engine rejected the request: ${message}`);
+    return new EngineUnavailableError(`AI engine is not reachable: ${reason(err)}`);
+  if (status === 404) return new NotFoundError(notFoundMessage);
+  if (status === 400) return new BadRequestError(`AI engine rejected the request: ${message}`);
   if (status === 401 || status === 403) {
-    return new AppError(
-      'engine_unavailable',
-      'AI engine is not reachable: it refused the credentials',
-    );
+    return new EngineUnavailableError('AI engine is not reachable: it refused the credentials');
   }
-  return new AppError('engine_unavailable', `AI engine failed: ${message}`);
+  return new EngineUnavailableError(`AI engine failed: ${message}`);
 }
 
 function reason(err: unknown): string {

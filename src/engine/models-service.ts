@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../errors/catalogue.js';
+import { BadRequestError } from '../errors/request-errors.js';
 import type { Redis } from '../store/redis.js';
 import { keys } from '../store/keys.js';
 import type { EngineClient, EngineProviders, ModelRef } from './client.js';
@@ -45,14 +45,13 @@ export function createModelsService(options: ModelsServiceOptions): ModelsServic
     async setDefault(input) {
       const parsed = modelRefSchema.safeParse(input);
       if (!parsed.success) {
-        throw new AppError('invalid_request', parsed.error.issues.map((i) => i.message).join('; '));
+        throw new BadRequestError(parsed.error.issues.map((i) => i.message).join('; '));
       }
       const wanted = parsed.data;
       const known = flatten(await client.providers()).some(
         (m) => m.provider_id === wanted.provider && m.model_id === wanted.model,
       );
-      if (!known)
-        throw new AppError('invalid_request', `unknown model ${wanted.provider}/${wanted.model}`);
+      if (!known) throw new BadRequestError(`unknown model ${wanted.provider}/${wanted.model}`);
       await redis.set(keys.defaultModel(), JSON.stringify(wanted));
       return { ok: true, default: wanted };
     },

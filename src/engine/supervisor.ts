@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { LoadedConfig } from '../config/load.js';
-import { AppError } from '../errors/catalogue.js';
+import { EngineUnavailableError } from '../errors/engine-errors.js';
 import type { Logger } from '../log/logger.js';
 import { freePort } from '../store/embedded-redis.js';
 import { basicAuthHeader } from './client.js';
@@ -178,7 +178,7 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
     const headers = { authorization: basicAuthHeader(password) };
     while (Date.now() < deadline) {
       if (stopping || proc !== child)
-        throw new AppError('engine_unavailable', 'AI engine stopped while starting');
+        throw new EngineUnavailableError('AI engine stopped while starting');
       try {
         // A request that connects while the engine is still booting can hang: bound each one.
         const res = await fetch(`${url()}/global/health`, {
@@ -194,10 +194,7 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
       } catch {}
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new AppError(
-      'engine_unavailable',
-      `AI engine did not start within ${engine.start_timeout} ms`,
-    );
+    throw new EngineUnavailableError(`AI engine did not start within ${engine.start_timeout} ms`);
   }
 
   async function start() {

@@ -1,5 +1,11 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { RPC, rpcErrorResponse, type RpcErrorResponse, type RpcId } from './rpc-errors.js';
+import {
+  rpcCodes,
+  rpcErrorResponse,
+  type RpcCode,
+  type RpcErrorResponse,
+  type RpcId,
+} from '../errors/rpc-error.js';
 
 export type Verdict =
   | { kind: 'forward'; message: JSONRPCMessage; isRequest: boolean }
@@ -17,44 +23,44 @@ const validId = (v: unknown): v is string | number =>
  */
 export function inspectMessage(raw: unknown): Verdict {
   if (Array.isArray(raw)) {
-    return reply(null, RPC.INVALID_REQUEST, 'Invalid Request: batches are not supported');
+    return reply(null, rpcCodes.invalidRequest, 'Invalid Request: batches are not supported');
   }
   if (!isObject(raw)) {
-    return reply(null, RPC.INVALID_REQUEST, 'Invalid Request: a message must be a JSON object');
+    return reply(null, rpcCodes.invalidRequest, 'Invalid Request: a message must be a JSON object');
   }
   const id: RpcId = validId(raw.id) ? raw.id : null;
   if ('id' in raw && !validId(raw.id)) {
-    return reply(null, RPC.INVALID_REQUEST, 'Invalid Request: id must be a string or a number');
+    return reply(null, rpcCodes.invalidRequest, 'Invalid Request: id must be a string or a number');
   }
   if (raw.jsonrpc !== '2.0') {
-    return reply(id, RPC.INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"');
+    return reply(id, rpcCodes.invalidRequest, 'Invalid Request: jsonrpc must be "2.0"');
   }
   if (!('method' in raw)) {
     // A response to a request of ours; we send none, but it is well-formed JSON-RPC.
     if ('id' in raw && ('result' in raw || 'error' in raw)) {
       return { kind: 'forward', message: raw as unknown as JSONRPCMessage, isRequest: false };
     }
-    return reply(id, RPC.INVALID_REQUEST, 'Invalid Request: method is missing');
+    return reply(id, rpcCodes.invalidRequest, 'Invalid Request: method is missing');
   }
   if (typeof raw.method !== 'string' || raw.method === '') {
-    return reply(id, RPC.INVALID_REQUEST, 'Invalid Request: method must be a non-empty string');
+    return reply(id, rpcCodes.invalidRequest, 'Invalid Request: method must be a non-empty string');
   }
   if ('params' in raw && raw.params !== undefined && !isObject(raw.params)) {
-    return reply(id, RPC.INVALID_PARAMS, 'Invalid params: params must be an object');
+    return reply(id, rpcCodes.invalidParams, 'Invalid params: params must be an object');
   }
   const isRequest = 'id' in raw;
   if (isRequest && raw.method === 'tools/call') {
     const params = raw.params;
     if (!isObject(params) || typeof params.name !== 'string' || params.name === '') {
-      return reply(id, RPC.INVALID_PARAMS, 'Invalid params: tools/call needs a string "name"');
+      return reply(id, rpcCodes.invalidParams, 'Invalid params: tools/call needs a string "name"');
     }
     if ('arguments' in params && params.arguments !== undefined && !isObject(params.arguments)) {
-      return reply(id, RPC.INVALID_PARAMS, 'Invalid params: "arguments" must be an object');
+      return reply(id, rpcCodes.invalidParams, 'Invalid params: "arguments" must be an object');
     }
   }
   return { kind: 'forward', message: raw as unknown as JSONRPCMessage, isRequest };
 }
 
-function reply(id: RpcId, code: number, message: string): Verdict {
+function reply(id: RpcId, code: RpcCode, message: string): Verdict {
   return { kind: 'reply', response: rpcErrorResponse(id, code, message) };
 }

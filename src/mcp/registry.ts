@@ -1,8 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { inputJsonSchema, type ToolContext, type ToolDefinition } from './tool-types.js';
-import { RPC, RpcError } from './rpc-errors.js';
-import { ToolError } from './tool-error.js';
+import { RpcError, rpcCodes } from '../errors/rpc-error.js';
+import { toMcp } from '../errors/to-mcp.js';
 
 export interface ToolResult {
   content: Array<{ type: 'text'; text: string }>;
@@ -33,11 +33,13 @@ export function createToolRegistry(
     list: () => listed,
     async call(name, args, ctx) {
       const tool = byName.get(name);
-      if (!tool) throw new RpcError(RPC.INVALID_PARAMS, `Invalid params: unknown tool "${name}"`);
+      if (!tool) {
+        throw new RpcError(rpcCodes.invalidParams, `Invalid params: unknown tool "${name}"`);
+      }
       const parsed = tool.inputSchema.safeParse(args);
       if (!parsed.success) {
         throw new RpcError(
-          RPC.INVALID_PARAMS,
+          rpcCodes.invalidParams,
           `Invalid params for ${name}: ${parsed.error.issues
             .map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`)
             .join('; ')}`,
@@ -47,12 +49,12 @@ export function createToolRegistry(
         const text = await tool.handler(parsed.data as z.infer<typeof tool.inputSchema>, ctx);
         return { content: [{ type: 'text', text: redact(text) }] };
       } catch (err) {
-        if (err instanceof ToolError) {
-          return { content: [{ type: 'text', text: redact(err.message) }], isError: true };
+        const failure = toMcp(err, name);
+        if (failure.kind === 'result') {
+          return { content: [{ type: 'text', text: redact(failure.text) }], isError: true };
         }
-        if (err instanceof RpcError) throw err;
-        ctx.logger.error({ err, tool: name }, 'tool failed');
-        throw new RpcError(RPC.INTERNAL_ERROR, `Internal error while running ${name}`);
+        if (failure.internal) ctx.logger.error({ err, tool: name }, 'tool failed');
+        throw failure.error;
       }
     },
   };

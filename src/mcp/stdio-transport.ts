@@ -3,7 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { inspectMessage } from './message-guard.js';
 import type { ToolRateLimiter } from './rate-limit.js';
-import { RPC, rpcErrorResponse } from './rpc-errors.js';
+import { rpcCodes, rpcErrorResponse } from '../errors/rpc-error.js';
 
 /** Lines longer than this are refused rather than buffered without end. */
 const MAX_LINE = 4 * 1024 * 1024;
@@ -60,7 +60,11 @@ export class GuardedStdioTransport implements Transport {
     if (this.buffer.length > MAX_LINE) {
       this.buffer = '';
       void this.send(
-        rpcErrorResponse(null, RPC.INVALID_REQUEST, 'Invalid Request: message too large') as never,
+        rpcErrorResponse(
+          null,
+          rpcCodes.invalidRequest,
+          'Invalid Request: message too large',
+        ) as never,
       );
     }
   };
@@ -86,7 +90,7 @@ export class GuardedStdioTransport implements Transport {
       raw = JSON.parse(line);
     } catch {
       await this.send(
-        rpcErrorResponse(null, RPC.PARSE_ERROR, 'Parse error: invalid JSON') as never,
+        rpcErrorResponse(null, rpcCodes.parseError, 'Parse error: invalid JSON') as never,
       );
       return;
     }
@@ -97,7 +101,7 @@ export class GuardedStdioTransport implements Transport {
     }
     if (verdict.isRequest && !(await this.limiter.allow(this.connectionKey))) {
       const id = (verdict.message as { id: string | number }).id;
-      await this.send(rpcErrorResponse(id, RPC.RATE_LIMITED, this.limiter.message) as never);
+      await this.send(rpcErrorResponse(id, rpcCodes.rateLimited, this.limiter.message) as never);
       return;
     }
     this.onmessage?.(verdict.message);

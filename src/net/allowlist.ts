@@ -1,14 +1,11 @@
 import { isIP } from 'node:net';
+import { AllowlistError } from '../errors/egress-errors.js';
 import { cidrContains, unmapIpv4, parseCidr, type Cidr, type IpAddress } from './ip-address.js';
 
 /** One parsed `egress.allow` entry. */
 export type AllowEntry =
   | { kind: 'network'; cidr: Cidr; port?: number; text: string }
   | { kind: 'host'; host: string; port?: number; text: string };
-
-export class AllowlistError extends Error {
-  override name = 'AllowlistError';
-}
 
 /**
  * Parses `host`, `ip`, `cidr`, each optionally followed by `:port`. IPv6 with a port must be

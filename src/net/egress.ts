@@ -2,7 +2,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { createAllowlist } from './allowlist.js';
-import { EgressError } from './egress-error.js';
+import { EgressError } from '../errors/egress-errors.js';
 import { readBody } from './read-body.js';
 import {
   parseUrl,
@@ -12,7 +12,7 @@ import {
   type Target,
 } from './resolve-target.js';
 
-export { EgressError } from './egress-error.js';
+export { EgressError } from '../errors/egress-errors.js';
 
 export interface EgressOptions {
   /** `egress.allow` entries: host, IP or CIDR, optionally `:port`. */

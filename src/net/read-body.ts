@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { EgressError } from './egress-error.js';
+import { EgressError } from '../errors/egress-errors.js';
 
 /**
  * Collects a response body, decompressing it if the server compressed it anyway, and stops as

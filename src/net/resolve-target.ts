@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import type { Allowlist } from './allowlist.js';
-import { EgressError } from './egress-error.js';
+import { EgressError } from '../errors/egress-errors.js';
 import { parseIp, type IpAddress } from './ip-address.js';
 import { specialReason } from './special-addresses.js';
 

@@ -1,10 +1,7 @@
-import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import { Queue, QueueEvents, type Job, type JobsOptions } from 'bullmq';
+import { QueueTimeoutError } from '../errors/queue-errors.js';
 import { bullPrefix, createRedis, type Redis, type RedisTarget } from '../store/redis.js';
 import { queues, type PayloadOf, type QueueKey, type ResultOf } from './definitions.js';
-
-export class QueueTimeoutError extends Error {
-  override name = 'QueueTimeoutError';
-}
 
 export interface QueueClient {
   enqueue<K extends QueueKey>(key: K, payload: PayloadOf<K>, opts?: JobsOptions): Promise<string>;
@@ -19,6 +16,30 @@ export interface QueueClient {
   /** True when the queue's Redis connection is up (for `run` → 503 when it is not). */
   available(): boolean;
   close(): Promise<void>;
+}
+
+/** How long after our deadline BullMQ's own wait gives up and drops its listeners. */
+const listenerGraceMs = 1_000;
+
+/**
+ * Waits for `job`'s result at most `timeoutMs`, then rejects with QueueTimeoutError. BullMQ's
+ * `waitUntilFinished` timeout rejects with a plain Error that only its text tells apart from a
+ * failed job, so our own timer is the signal; BullMQ's, a little later, only removes its
+ * listeners (without it they would stay until the job finishes, which may be never).
+ */
+async function waitForResult(job: Job, events: QueueEvents, timeoutMs: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new QueueTimeoutError(timeoutMs)), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      job.waitUntilFinished(events, timeoutMs + listenerGraceMs),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Completed and failed jobs are kept briefly: results travel back through QueueEvents. */
@@ -100,15 +121,8 @@ export function createQueueClient(
       const ev = await queueEvents(key);
       const data = queues[key].payload.parse(payload);
       const job = await queue(key).add(queues[key].name, data, opts);
-      try {
-        const value: unknown = await job.waitUntilFinished(ev, timeoutMs);
-        return queues[key].result.parse(value) as ResultOf<typeof key>;
-      } catch (err) {
-        if (err instanceof Error && /timed out before finishing/.test(err.message)) {
-          throw new QueueTimeoutError(`no result within ${timeoutMs} ms`);
-        }
-        throw err;
-      }
+      const value = await waitForResult(job, ev, timeoutMs);
+      return queues[key].result.parse(value) as ResultOf<typeof key>;
     },
     async close() {
       await Promise.allSettled([...events.values()].map((e) => e.close()));

@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { badRequest, notFound, unavailable } from '../errors/catalogue.js';
+import {
+  BadRequestError,
+  NotFoundError,
+  ServiceUnavailableError,
+} from '../errors/request-errors.js';
 import type { QueueClient } from '../queue/client.js';
 import type { Redis } from '../store/redis.js';
 import type {
@@ -32,7 +36,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
 
   const mustGet = async (id: string) => {
     const s = await store.get(id);
-    if (!s) throw notFound(`schedule ${id} not found`);
+    if (!s) throw new NotFoundError(`schedule ${id} not found`);
     return s;
   };
 
@@ -90,14 +94,14 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         const timing = merged.cron_expr !== cur.cron_expr || merged.timezone !== cur.timezone;
         const rearm = merged.enabled && (!cur.enabled || timing);
         const next = await store.patch(id, changes, rearm);
-        if (!next) throw notFound(`schedule ${id} not found`);
+        if (!next) throw new NotFoundError(`schedule ${id} not found`);
         await sync.apply(id, next);
         return toResource(next, true);
       });
     },
     async remove(id: string): Promise<void> {
       await locked(id, async () => {
-        if (!(await store.remove(id))) throw notFound(`schedule ${id} not found`);
+        if (!(await store.remove(id))) throw new NotFoundError(`schedule ${id} not found`);
         await sync.apply(id, null);
       });
     },
@@ -116,14 +120,17 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         deps.scriptExists &&
         !(await deps.scriptExists(s.script_name ?? ''))
       ) {
-        throw badRequest(`schedule ${id} cannot run: script ${s.script_name} does not exist`);
+        throw new BadRequestError(
+          `schedule ${id} cannot run: script ${s.script_name} does not exist`,
+        );
       }
       if (s.type === 'agent' && deps.agentAvailable && !deps.agentAvailable()) {
-        throw badRequest(
+        throw new BadRequestError(
           `schedule ${id} cannot run: no AI engine is configured for agent schedules`,
         );
       }
-      if (!deps.queues.available()) throw unavailable('the scheduler queue is unavailable');
+      if (!deps.queues.available())
+        throw new ServiceUnavailableError('the scheduler queue is unavailable');
       await deps.queues.enqueue(
         'scheduleRuns',
         { scheduleId: id, fireTime: null },

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors/catalogue.js';
+import { BadRequestError } from '../errors/request-errors.js';
 import { assertValidCron, assertValidTimezone } from './cron.js';
 import type { ScheduleConfig } from './schedule-schema.js';
 
@@ -17,21 +17,22 @@ export function assertValidConfig(config: ScheduleConfig): void {
   try {
     assertValidTimezone(config.timezone);
   } catch (err) {
-    throw badRequest(`body.timezone: ${(err as Error).message}`);
+    throw new BadRequestError(`body.timezone: ${(err as Error).message}`);
   }
   try {
     assertValidCron(config.cron_expr, config.timezone);
   } catch (err) {
-    throw badRequest(`body.cron_expr: ${(err as Error).message}`);
+    throw new BadRequestError(`body.cron_expr: ${(err as Error).message}`);
   }
   if (config.type === 'script') {
-    if (!config.script_name) throw badRequest('body.script_name: required when type is script');
+    if (!config.script_name)
+      throw new BadRequestError('body.script_name: required when type is script');
     if (!scriptNamePattern.test(config.script_name)) {
-      throw badRequest(
+      throw new BadRequestError(
         'body.script_name: expected a script name such as report.star (letters, digits, _ and -)',
       );
     }
   } else if (!config.prompt || config.prompt.trim() === '') {
-    throw badRequest('body.prompt: required when type is agent');
+    throw new BadRequestError('body.prompt: required when type is agent');
   }
 }

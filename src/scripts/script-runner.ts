@@ -1,6 +1,8 @@
-import { AppError } from '../errors/catalogue.js';
+import type { AppError } from '../errors/catalogue.js';
 import type { Logger } from '../log/logger.js';
-import { QueueTimeoutError, type QueueClient } from '../queue/client.js';
+import { QueueTimeoutError } from '../errors/queue-errors.js';
+import { ScriptNotFoundError, ScriptRefusedError } from '../errors/script-errors.js';
+import type { QueueClient } from '../queue/client.js';
 import type { ScriptRunResult } from '../queue/definitions.js';
 import type { StatsStore } from '../store/stats-store.js';
 import { redactJson } from './deep-redact.js';
@@ -25,7 +27,7 @@ export type RunResult = Omit<ScriptRunResult, 'code'>;
 export interface ScriptRunner {
   /**
    * Checks, enqueues on `script-runs`, waits (wall limit + margin) and records the run. Refusals
-   * throw `AppError`: `script_not_found` 404, `script_not_approved` 403, `script_modified` 409.
+   * throw `ScriptNotFoundError` (404) or `ScriptRefusedError` (403 pending/rejected, 409 modified).
    * Everything after the checks answers a result (failures included), redacted.
    */
   run(request: RunRequest): Promise<RunResult>;
@@ -43,6 +45,15 @@ export interface ScriptRunnerDeps {
   log: Logger;
 }
 
+/**
+ * The worker's refusal as the error our own check throws. The worker sends the API code only,
+ * so a script it finds not approved reads as pending.
+ */
+function workerRefusal(name: string, code: string, message: string): AppError {
+  if (code === 'script_not_found') return new ScriptNotFoundError(name, message);
+  return new ScriptRefusedError(name, code === 'script_modified' ? 'modified' : 'pending', message);
+}
+
 /** Time a job may wait for a free thread and travel through Redis on top of the wall limit. */
 export const runDeadlineMargin = 5_000;
 
@@ -52,27 +63,21 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
 
   async function check(name: string, allowUnapproved = false) {
     const record = await store.get(name);
-    if (!record) throw new AppError('script_not_found', `script ${name} not found`);
+    if (!record) throw new ScriptNotFoundError(name);
     if (allowUnapproved) return { record, hash: record.hash };
     if (record.status === 'rejected') {
-      throw new AppError('script_not_approved', `script ${name} was rejected`);
+      throw new ScriptRefusedError(name, 'rejected');
     }
     const approved = record.approved_hash;
     if (approved !== undefined) {
       // A file edited after approval is a change even before it is imported.
       const file = await mirror.read(name).catch(() => null);
       if (record.hash !== approved || (file !== null && hashSource(file) !== approved)) {
-        throw new AppError(
-          'script_modified',
-          `script ${name} changed since it was approved; an administrator must approve it again`,
-        );
+        throw new ScriptRefusedError(name, 'modified');
       }
     }
     if (record.status !== 'approved' || approved === undefined) {
-      throw new AppError(
-        'script_not_approved',
-        `script ${name} is pending approval; an administrator must approve it before it can run`,
-      );
+      throw new ScriptRefusedError(name, 'pending');
     }
     return { record, hash: approved };
   }
@@ -119,7 +124,7 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
       const raw = await execute(request, hash);
       if (raw.code !== undefined) {
         // The worker refused (the script changed between our check and its pick-up).
-        throw new AppError(raw.code as 'script_modified', redact(raw.error ?? 'script refused'));
+        throw workerRefusal(request.name, raw.code, redact(raw.error ?? 'script refused'));
       }
       const result: RunResult = {
         success: raw.success,

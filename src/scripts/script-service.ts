@@ -1,4 +1,5 @@
-import { AppError, badRequest, isAppError } from '../errors/catalogue.js';
+import { isAppError } from '../errors/catalogue.js';
+import { BadRequestError, PayloadTooLargeError } from '../errors/request-errors.js';
 import type { Logger } from '../log/logger.js';
 import type { FileMirror } from './file-mirror.js';
 import { hashSource } from './hashing.js';
@@ -34,7 +35,7 @@ const fromDisk = { author: 'filesystem', message: 'imported from filesystem' };
 export function createScriptService({ store, mirror, log }: ScriptServiceDeps) {
   function checkName(name: string): void {
     if (!isScriptName(name)) {
-      throw badRequest(
+      throw new BadRequestError(
         `invalid script name ${JSON.stringify(name)}: letters, digits, _ and -, ending in .star`,
       );
     }
@@ -42,10 +43,7 @@ export function createScriptService({ store, mirror, log }: ScriptServiceDeps) {
 
   function checkSource(name: string, source: string): void {
     if (Buffer.byteLength(source, 'utf8') > maxSourceBytes) {
-      throw new AppError(
-        'payload_too_large',
-        `script source is larger than ${maxSourceBytes} bytes`,
-      );
+      throw new PayloadTooLargeError(`script source is larger than ${maxSourceBytes} bytes`);
     }
     assertParses(name, source);
   }

@@ -1,5 +1,6 @@
 import { Mutex } from 'redis-semaphore';
-import { AppError, conflict } from '../errors/catalogue.js';
+import { ConflictError, NotFoundError } from '../errors/request-errors.js';
+import { ScriptNotFoundError, ScriptRefusedError } from '../errors/script-errors.js';
 import type { Redis } from '../store/redis.js';
 import { keys } from '../store/keys.js';
 import { hashSource, newCommitId } from './hashing.js';
@@ -59,7 +60,7 @@ export function createScriptStore({ redis, now = () => new Date() }: ScriptStore
 
   async function mustGet(name: string): Promise<ScriptRecord> {
     const record = await get(name);
-    if (!record) throw new AppError('script_not_found', `script ${name} not found`);
+    if (!record) throw new ScriptNotFoundError(name);
     return record;
   }
 
@@ -135,7 +136,7 @@ export function createScriptStore({ redis, now = () => new Date() }: ScriptStore
     async create(name: string, source: string, who: ChangeAuthor): Promise<ScriptRecord> {
       return locked(name, async () => {
         if ((await redis.exists(keys.script(name))) === 1) {
-          throw conflict(`script ${name} already exists`);
+          throw new ConflictError(`script ${name} already exists`);
         }
         const v = await newVersion(name, source, who);
         const record: ScriptRecord = {
@@ -175,7 +176,7 @@ export function createScriptStore({ redis, now = () => new Date() }: ScriptStore
       return locked(name, async () => {
         const current = await mustGet(name);
         const old = await version(name, commitId);
-        if (!old) throw new AppError('not_found', `script ${name} has no version ${commitId}`);
+        if (!old) throw new NotFoundError(`script ${name} has no version ${commitId}`);
         const v = await newVersion(name, old.source, {
           author,
           message: `restored from ${commitId}`,
@@ -204,8 +205,9 @@ export function createScriptStore({ redis, now = () => new Date() }: ScriptStore
       return locked(name, async () => {
         const current = await mustGet(name);
         if (expectedHash !== undefined && expectedHash !== current.hash) {
-          throw new AppError(
-            'script_modified',
+          throw new ScriptRefusedError(
+            name,
+            'modified',
             `script ${name} changed: its hash is ${current.hash}, not ${expectedHash}`,
           );
         }
@@ -230,7 +232,7 @@ export function createScriptStore({ redis, now = () => new Date() }: ScriptStore
       return locked(name, async () => {
         const current = await mustGet(name);
         if (current.status === 'rejected') {
-          throw conflict(`script ${name} is already rejected`);
+          throw new ConflictError(`script ${name} is already rejected`);
         }
         const next: ScriptRecord = {
           ...current,

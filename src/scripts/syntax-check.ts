@@ -1,4 +1,4 @@
-import { AppError } from '../errors/catalogue.js';
+import { InvalidScriptError } from '../errors/script-errors.js';
 import { check } from '../starlark/index.js';
 
 export interface SyntaxProblem {
@@ -23,7 +23,7 @@ export function findSyntaxError(name: string, source: string): SyntaxProblem | n
 export function assertParses(name: string, source: string): void {
   const problem = findSyntaxError(name, source);
   if (problem) {
-    throw new AppError('invalid_script', problem.message, {
+    throw new InvalidScriptError(problem.message, {
       line: problem.line,
       column: problem.column,
     });

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { SecretDecryptError, SecretsKeyError } from './errors.js';
+import { SecretDecryptError, SecretsKeyError } from '../errors/secrets-errors.js';
 
 export const SECRETS_KEY_BYTES = 32;
 const NONCE_BYTES = 12;

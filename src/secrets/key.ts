@@ -11,7 +11,7 @@ import {
   parseSecretsKey,
   type SecretCrypto,
 } from './crypto.js';
-import { SecretDecryptError, SecretsKeyError } from './errors.js';
+import { SecretDecryptError, SecretsKeyError } from '../errors/secrets-errors.js';
 
 export type KeyOrigin = 'config' | 'file';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../errors/catalogue.js';
+import { BadRequestError } from '../errors/request-errors.js';
 
 /** A marker the redactor writes; refusing them keeps redacted output from being saved as truth. */
 export const MARKER_PATTERN = /\[REDACTED:[A-Za-z_][A-Za-z0-9_]{0,127}\]/;
@@ -13,8 +13,7 @@ export function containsMarker(text: string): boolean {
  */
 export function assertNoMarkers(text: string, what = 'content'): void {
   if (containsMarker(text)) {
-    throw new AppError(
-      'invalid_request',
+    throw new BadRequestError(
       `${what} contains a [REDACTED:…] marker: it was copied from redacted output; write the real text instead`,
     );
   }

@@ -1,10 +1,10 @@
-import { AppError } from '../errors/catalogue.js';
+import { BadRequestError, ConflictError } from '../errors/request-errors.js';
 import type { Logger } from '../log/logger.js';
 import { keys } from '../store/keys.js';
 import type { Redis } from '../store/redis.js';
 import { keyFingerprint, type SecretCrypto } from './crypto.js';
 import { isSecretName, secretValueSchema, shortValueWarning } from './names.js';
-import { SecretsKeyError } from './errors.js';
+import { SecretsKeyError } from '../errors/secrets-errors.js';
 import { compareNames, sealRedactionSet } from './redaction-set.js';
 import type { SecretEntry } from './redactor.js';
 
@@ -68,8 +68,7 @@ export function createSecretStore(deps: SecretStoreDeps): SecretStore {
 
   function checkName(name: string): void {
     if (!isSecretName(name)) {
-      throw new AppError(
-        'invalid_request',
+      throw new BadRequestError(
         'invalid secret name: a letter or _ followed by up to 127 letters, digits or _',
       );
     }
@@ -89,7 +88,7 @@ export function createSecretStore(deps: SecretStoreDeps): SecretStore {
     checkName(name);
     const checked = secretValueSchema.safeParse(value);
     if (!checked.success) {
-      throw new AppError('invalid_request', checked.error.issues[0]?.message ?? 'invalid value');
+      throw new BadRequestError(checked.error.issues[0]?.message ?? 'invalid value');
     }
     const updated = now().toISOString();
     await transact(redis, (entries) => {
@@ -173,7 +172,7 @@ export function createSecretStore(deps: SecretStoreDeps): SecretStore {
         if (failed) throw failed[0] as Error;
         return true;
       }
-      throw new AppError('conflict', 'secrets are being changed concurrently; try again');
+      throw new ConflictError('secrets are being changed concurrently; try again');
     } finally {
       conn.disconnect();
     }
@@ -233,7 +232,7 @@ export async function reencryptAll(
       if (failed) throw failed[0] as Error;
       return entries.length;
     }
-    throw new AppError('conflict', 'secrets are being changed concurrently; try again');
+    throw new ConflictError('secrets are being changed concurrently; try again');
   } finally {
     conn.disconnect();
   }

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/load.js';
+import { loadConfig } from '../../src/config/load.js';
+import { ConfigError } from '../../src/errors/config-error.js';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'steward-config-'));
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, errorCatalogue } from '../../src/errors/catalogue.js';
+import { ScriptRefusedError } from '../../src/errors/script-errors.js';
+import { SecretsKeyError } from '../../src/errors/secrets-errors.js';
 
 describe('AppError', () => {
   it('carries code, status, message and details', () => {
@@ -19,5 +21,24 @@ describe('AppError', () => {
     expect(new AppError('internal_error', 'boom').stack).toContain('catalogue.test');
     expect(new AppError('script_not_found', 'gone').stack ?? '').not.toContain('catalogue.test');
     expect(Error.stackTraceLimit).toBe(before);
+  });
+
+  it('gives every class of the catalogue its code, status, name and details', () => {
+    const refused = new ScriptRefusedError('a.star', 'rejected');
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({
+      name: 'ScriptRefusedError',
+      code: 'script_not_approved',
+      status: 403,
+      details: { script: 'a.star', reason: 'rejected' },
+    });
+    expect(refused.stack ?? '').not.toContain('catalogue.test');
+    const key = new SecretsKeyError('wrong key');
+    expect(key).toMatchObject({
+      name: 'SecretsKeyError',
+      code: 'secrets_key_invalid',
+      status: 500,
+    });
+    expect(key.stack).toContain('catalogue.test');
   });
 });

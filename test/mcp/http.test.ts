@@ -111,6 +111,25 @@ describe('MCP over Streamable HTTP', () => {
     expect(origin.statusCode).toBe(403);
   });
 
+  it('refuses a foreign Host or Origin as an invalid request, not as a rate limit', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const foreign: Record<string, string>[] = [
+      { host: 'evil.example' },
+      { host: 'localhost', origin: 'https://evil.example' },
+    ];
+    for (const extra of foreign) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: headers(extra),
+        payload: body,
+      });
+      expect(res.statusCode).toBe(403);
+      // -32000 is the rate limit's code and nothing else's (spec, tool server errors).
+      expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    }
+  });
+
   it('answers the spec codes for malformed input', async () => {
     const post = (payload: string) =>
       app.inject({ method: 'POST', url: '/mcp', headers: headers({ host: 'localhost' }), payload });

@@ -6,7 +6,7 @@ import { createToolRateLimiter } from '../../src/mcp/rate-limit.js';
 import { createToolRegistry } from '../../src/mcp/registry.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { GuardedStdioTransport } from '../../src/mcp/stdio-transport.js';
-import { ToolError } from '../../src/mcp/tool-error.js';
+import { ToolError } from '../../src/errors/tool-error.js';
 import { defineTool, type ToolContext } from '../../src/mcp/tool-types.js';
 
 /** The protocol layer over in-memory streams: exact JSON-RPC codes for every error case. */

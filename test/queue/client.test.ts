@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { QueueTimeoutError } from '../../src/errors/queue-errors.js';
 import { createQueueClient } from '../../src/queue/client.js';
 import { freePort } from '../../src/store/embedded-redis.js';
 import { bullPrefix, createRedis } from '../../src/store/redis.js';
@@ -45,6 +46,28 @@ describe('queue client', () => {
     } finally {
       process.off('warning', onWarning);
       await client.close();
+    }
+  });
+
+  it('rejects with QueueTimeoutError when no result comes in time', async () => {
+    // A prefix no worker listens on: the job waits forever.
+    const lonely = uniquePrefix('queue-timeout');
+    const client = createQueueClient({ url: testRedisUrl(), prefix: lonely });
+    try {
+      const started = Date.now();
+      const err: unknown = await client
+        .run(
+          'scriptRuns',
+          { name: 'x.star', hash, args: {}, origin: 'api', allowUnapproved: false },
+          300,
+        )
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(QueueTimeoutError);
+      expect(err).toMatchObject({ code: 'queue_timeout', details: { timeoutMs: 300 } });
+      expect(Date.now() - started).toBeLessThan(1_000);
+    } finally {
+      await client.close();
+      await dropPrefix(lonely);
     }
   });
 

@@ -5,7 +5,7 @@ import {
   keyFingerprint,
   parseSecretsKey,
 } from '../../src/secrets/crypto.js';
-import { SecretDecryptError, SecretsKeyError } from '../../src/secrets/errors.js';
+import { SecretDecryptError, SecretsKeyError } from '../../src/errors/secrets-errors.js';
 
 const VALUE = 'hunter2-correct-horse-battery-staple';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/log/logger.js';
 import { generateSecretsKey } from '../../src/secrets/crypto.js';
-import { SecretsKeyError } from '../../src/secrets/errors.js';
+import { SecretsKeyError } from '../../src/errors/secrets-errors.js';
 import { keyFilePath, openSecretsKey, stagedKeyPath } from '../../src/secrets/key.js';
 import { rotateSecretsKey } from '../../src/secrets/rotate.js';
 import { createSecretStore } from '../../src/secrets/store.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors/catalogue.js';
 import { createSecretCrypto, generateSecretsKey } from '../../src/secrets/crypto.js';
-import { SecretDecryptError } from '../../src/secrets/errors.js';
+import { SecretDecryptError } from '../../src/errors/secrets-errors.js';
 import { openRedactionSet } from '../../src/secrets/redaction-set.js';
 import { createSecretStore } from '../../src/secrets/store.js';
 import { keys } from '../../src/store/keys.js';

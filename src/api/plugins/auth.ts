@@ -10,7 +10,7 @@ import {
 } from '../../auth/claims.js';
 import type { AuthModule } from '../../auth/module.js';
 import type { AuthUser } from '../../auth/tokens.js';
-import { unauthorized } from '../../errors/catalogue.js';
+import { UnauthorizedError } from '../../errors/request-errors.js';
 import { byUserOrIp, rateLimitHook } from './rate-limit.js';
 
 declare module '@fastify/jwt' {
@@ -84,7 +84,7 @@ export async function bearerClaims(
 export function authGuards(auth: AuthModule): onRequestHookHandler[] {
   const authenticate: onRequestHookHandler = async function authenticate(request) {
     const claims = await bearerClaims(request, auth.issuer);
-    if (!claims) throw unauthorized();
+    if (!claims) throw new UnauthorizedError();
     request.user = { username: claims.sub, role: claims.role };
   };
   return [authenticate, rateLimitHook(auth.limits.api, byUserOrIp)];

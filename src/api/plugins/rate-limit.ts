@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { RateLimit } from '../../auth/rate-limits.js';
-import { AppError } from '../../errors/catalogue.js';
+import { RateLimitedError } from '../../errors/request-errors.js';
 
 /** Which client a request counts against. */
 export type ClientKey = (request: FastifyRequest) => string;
@@ -24,10 +24,7 @@ export function rateLimitHook(limit: RateLimit, keyOf: ClientKey): onRequestHook
     reply.header('x-ratelimit-reset', String(decision.resetAt));
     if (!decision.allowed) {
       reply.header('retry-after', String(decision.retryAfter));
-      throw new AppError(
-        'rate_limited',
-        `too many requests; try again in ${decision.retryAfter} s`,
-      );
+      throw new RateLimitedError(`too many requests; try again in ${decision.retryAfter} s`);
     }
   };
 }

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { unavailable } from '../../errors/catalogue.js';
+import { ServiceUnavailableError } from '../../errors/request-errors.js';
 import { whenReady } from '../../store/redis.js';
 
 /** The answer of every /api request while Redis is unreachable. */
@@ -13,7 +13,8 @@ export const storeUnavailableMessage = 'the data store (Redis) is not reachable;
 export const storeAvailabilityPlugin = fp<{ waitMs?: number }>(
   async (app, { waitMs = 2000 }) => {
     app.addHook('onRequest', async () => {
-      if (!(await whenReady(app.redis, waitMs))) throw unavailable(storeUnavailableMessage);
+      if (!(await whenReady(app.redis, waitMs)))
+        throw new ServiceUnavailableError(storeUnavailableMessage);
     });
   },
   { name: 'store-availability', dependencies: ['context'] },

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkClaims } from '../../auth/claims.js';
 import type { AuthModule } from '../../auth/module.js';
-import { AppError, unauthorized } from '../../errors/catalogue.js';
+import { InvalidRefreshTokenError, NoRefreshTokenError } from '../../errors/auth-errors.js';
+import { UnauthorizedError } from '../../errors/request-errors.js';
 import {
   bearerClaims,
   clearRefreshCookie,
@@ -47,7 +48,7 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthModule }> = async (app, 
     { onRequest: perIp, schema: { response: { 200: sessionSchema } } },
     async (request, reply) => {
       if (!request.cookies[REFRESH_COOKIE]) {
-        throw new AppError('no_refresh_token', 'no refresh cookie; log in first');
+        throw new NoRefreshTokenError();
       }
       let claims;
       try {
@@ -55,7 +56,7 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthModule }> = async (app, 
       } catch {
         claims = null;
       }
-      if (!claims) throw new AppError('invalid_refresh_token', 'refresh token expired or invalid');
+      if (!claims) throw new InvalidRefreshTokenError();
       const result = await auth.service.refresh(
         { username: claims.sub, role: claims.role, sid: claims.sid, jti: claims.jti },
         { ip: request.ip },
@@ -96,7 +97,7 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthModule }> = async (app, 
 export const meRoutes: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get('/auth/me', { schema: { response: { 200: currentUserSchema } } }, async (request) => {
-    if (!request.user) throw unauthorized();
+    if (!request.user) throw new UnauthorizedError();
     return { username: request.user.username, role: request.user.role };
   });
 };

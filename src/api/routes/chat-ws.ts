@@ -6,7 +6,9 @@ import type { TokenService } from '../../auth/tokens.js';
 import type { EngineClient } from '../../engine/client.js';
 import type { ChatEvent, EventHub } from '../../engine/event-hub.js';
 import type { SessionsService } from '../../engine/sessions-service.js';
-import { AppError, isAppError, unauthorized } from '../../errors/catalogue.js';
+import { isAppError } from '../../errors/catalogue.js';
+import { EngineUnavailableError } from '../../errors/engine-errors.js';
+import { UnauthorizedError } from '../../errors/request-errors.js';
 import type { StreamRedactor } from '../../secrets/stream-redactor.js';
 
 /** DESIGN "sizes": a WebSocket frame is at most 64 KiB, a chat message 32 KiB. */
@@ -59,7 +61,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
       schema: { params, querystring: query },
       preValidation: async (req) => {
         const token = req.query.token;
-        if (!token) throw unauthorized('missing token');
+        if (!token) throw new UnauthorizedError('missing token');
         await tokens.verifyAccess(token);
         await sessions.get(req.params.id);
       },
@@ -118,7 +120,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
           // Subscribed above, but the shared stream may still be connecting: the reply must not
           // start before it is open, or its first pieces are lost.
           await hub.whenConnected(5000).catch(() => {
-            throw new AppError('engine_unavailable', 'event stream not connected');
+            throw new EngineUnavailableError('event stream not connected');
           });
           if (socket.readyState !== socket.OPEN) return;
           await client.promptAsync(sessionID, message.data.content);

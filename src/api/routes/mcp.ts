@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Config } from '../../config/schema.js';
 import { inspectMessage } from '../../mcp/message-guard.js';
 import type { ToolRateLimiter } from '../../mcp/rate-limit.js';
-import { RPC, rpcErrorResponse } from '../../mcp/rpc-errors.js';
+import { rpcCodes, rpcErrorResponse, type RpcCode } from '../../errors/rpc-error.js';
 import { createMcpServer } from '../../mcp/server.js';
 import type { Toolset } from '../../mcp/toolset.js';
 
@@ -55,7 +55,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
   const rpcReply = (
     reply: FastifyReply,
     status: number,
-    code: number,
+    code: RpcCode,
     message: string,
     id: string | number | null = null,
   ) =>
@@ -70,7 +70,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
       void rpcReply(
         reply,
         403,
-        RPC.RATE_LIMITED,
+        rpcCodes.invalidRequest,
         `Forbidden: host "${host}" is not allowed (mcp.http.allowed_hosts)`,
       );
       return false;
@@ -84,7 +84,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
       void rpcReply(
         reply,
         403,
-        RPC.RATE_LIMITED,
+        rpcCodes.invalidRequest,
         `Forbidden: origin "${origin}" is not allowed (mcp.http.allowed_origins)`,
       );
       return false;
@@ -107,7 +107,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
     try {
       raw = JSON.parse(String(request.body ?? ''));
     } catch {
-      return rpcReply(reply, 400, RPC.PARSE_ERROR, 'Parse error: invalid JSON');
+      return rpcReply(reply, 400, rpcCodes.parseError, 'Parse error: invalid JSON');
     }
     const verdict = inspectMessage(raw);
     if (verdict.kind === 'reply') {
@@ -124,7 +124,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
       ))
     ) {
       const id = (verdict.message as { id: string | number }).id;
-      return rpcReply(reply, 429, RPC.RATE_LIMITED, opts.limiter.message, id);
+      return rpcReply(reply, 429, rpcCodes.rateLimited, opts.limiter.message, id);
     }
     const toolset = await opts.toolset();
     const server = createMcpServer(toolset.registry, toolset.makeContext);
@@ -148,7 +148,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
     return reply
       .code(405)
       .header('allow', 'POST')
-      .send(rpcErrorResponse(null, RPC.INVALID_REQUEST, 'Method not allowed: use POST'));
+      .send(rpcErrorResponse(null, rpcCodes.invalidRequest, 'Method not allowed: use POST'));
   };
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../errors/catalogue.js';
+import { NotFoundError } from '../../errors/request-errors.js';
 import { unifiedDiff } from '../../scripts/diff.js';
 import { commitPattern } from '../../scripts/hashing.js';
 import type { ScriptRunner } from '../../scripts/script-runner.js';
@@ -61,7 +61,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
   const version = async (name: string, commit: string) => {
     await store.mustGet(name);
     const found = commitPattern.test(commit) ? await store.version(name, commit) : null;
-    if (!found) throw new AppError('not_found', `script ${name} has no version ${commit}`);
+    if (!found) throw new NotFoundError(`script ${name} has no version ${commit}`);
     return found;
   };
 

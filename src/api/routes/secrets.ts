@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../errors/catalogue.js';
+import { NotFoundError } from '../../errors/request-errors.js';
 import { secretNameSchema, secretValueSchema } from '../../secrets/names.js';
 import type { RedactionService } from '../../secrets/redaction-service.js';
 import type { SecretStore } from '../../secrets/store.js';
@@ -53,7 +53,7 @@ export const secretRoutes: FastifyPluginAsync<SecretRoutesOptions> = async (
 
   r.delete('/secrets/:name', { schema: { params } }, async (req, reply) => {
     if (!(await secrets.delete(req.params.name))) {
-      throw new AppError('not_found', `secret ${req.params.name} not found`);
+      throw new NotFoundError(`secret ${req.params.name} not found`);
     }
     await redaction?.refresh();
     return reply.code(204).send();

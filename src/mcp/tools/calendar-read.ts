@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ToolError } from '../tool-error.js';
+import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../tool-types.js';
 import { eventsBetween, formatWhen, type CalendarEvent } from './calendar-events.js';
 import { decodeBody, toolFetch } from './tool-fetch.js';

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { mkdir, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from '../tool-error.js';
+import { ToolError } from '../../errors/tool-error.js';
 import { relativeTo, resolveInside } from './paths.js';
 
 /** Files larger than this are cut, so one read cannot flood the AI's context. */

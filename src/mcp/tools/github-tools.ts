@@ -2,7 +2,7 @@ import { Octokit } from '@octokit/rest';
 import { z } from 'zod';
 import { EgressError } from '../../net/egress.js';
 import { egressFetch } from '../../net/fetch-adapter.js';
-import { ToolError } from '../tool-error.js';
+import { ToolError } from '../../errors/tool-error.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../tool-types.js';
 
 const maxIssues = 100;

@@ -1,6 +1,6 @@
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from '../tool-error.js';
+import { ToolError } from '../../errors/tool-error.js';
 
 export interface ResolveOptions {
   /** Names the root in messages ("workspace", "vault"). */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { AppError, isAppError } from '../../errors/catalogue.js';
+import { isAppError } from '../../errors/catalogue.js';
 import type { ScriptRunner, RunResult } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { hashSource } from '../../scripts/hashing.js';
-import { ToolError } from '../tool-error.js';
+import { ToolError } from '../../errors/tool-error.js';
 import { defineTool, type ToolDefinition } from '../tool-types.js';
 
 export interface ScriptToolDeps {
@@ -18,26 +18,6 @@ export const maxPendingExec = 50;
 
 const withExt = (name: string) => (name.endsWith('.star') ? name : `${name}.star`);
 const bare = (name: string) => name.replace(/\.star$/, '');
-
-/** The refusal texts of tool-server rules 1–2, worded for the AI. */
-function refusal(err: AppError, name: string): ToolError {
-  switch (err.code) {
-    case 'script_not_found':
-      return new ToolError(`Script "${name}" does not exist. Use script_list to see the scripts.`);
-    case 'script_not_approved':
-      return new ToolError(
-        /rejected/.test(err.message)
-          ? `Script "${name}" was rejected by an administrator and cannot run.`
-          : `Script "${name}" is pending approval: an administrator must approve it before it can run.`,
-      );
-    case 'script_modified':
-      return new ToolError(
-        `Script "${name}" changed since it was approved: an administrator must approve it again before it can run.`,
-      );
-    default:
-      return new ToolError(err.message);
-  }
-}
 
 function render(result: RunResult): string {
   if (!result.success) {
@@ -54,20 +34,16 @@ function render(result: RunResult): string {
 export function scriptTools({ scripts, runner, allowlist }: ScriptToolDeps): ToolDefinition[] {
   const allowed = new Set(allowlist.map(bare));
 
+  // Refusals (unknown, pending, rejected, modified) reach the AI in the spec's wording: to-mcp.ts.
   async function run(name: string, args: unknown[], fn?: string): Promise<string> {
-    try {
-      const result = await runner.run({
-        name: withExt(name),
-        args,
-        ...(fn ? { function: fn } : {}),
-        origin: 'mcp',
-        allowUnapproved: allowed.has(bare(name)),
-      });
-      return render(result);
-    } catch (err) {
-      if (isAppError(err)) throw refusal(err, bare(name));
-      throw err;
-    }
+    const result = await runner.run({
+      name: withExt(name),
+      args,
+      ...(fn ? { function: fn } : {}),
+      origin: 'mcp',
+      allowUnapproved: allowed.has(bare(name)),
+    });
+    return render(result);
   }
 
   const scriptList = defineTool({

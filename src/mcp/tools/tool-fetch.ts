@@ -1,5 +1,5 @@
 import { EgressError, type EgressRequest, type EgressResponse } from '../../net/egress.js';
-import { ToolError } from '../tool-error.js';
+import { ToolError } from '../../errors/tool-error.js';
 import type { ToolContext } from '../tool-types.js';
 
 /** Outbound request for a tool: egress refusals become ToolErrors the AI can read. */

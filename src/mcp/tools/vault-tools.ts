@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { z } from 'zod';
 import type { LoadedConfig } from '../../config/load.js';
-import { ToolError } from '../tool-error.js';
+import { ToolError } from '../../errors/tool-error.js';
 import { defineTool, type ToolDefinition } from '../tool-types.js';
 import { listEntries, readText, writeText, type Root } from './file-ops.js';
 import { relativeTo } from './paths.js';

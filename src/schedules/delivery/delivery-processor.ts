@@ -2,7 +2,8 @@ import { deliveryPayload } from '../../queue/definitions.js';
 import type { RunState } from '../run-state.js';
 import type { ScheduleStore } from '../schedule-store.js';
 import type { ProviderName } from '../schedule-schema.js';
-import { DeliveryError, type ProviderRegistry } from './provider.js';
+import { DeliveryError } from '../../errors/delivery-error.js';
+import type { ProviderRegistry } from './provider.js';
 
 export interface DeliveryJob {
   data: unknown;

@@ -17,15 +17,4 @@ export interface DeliveryProvider {
   deliver(channelId: string, message: DeliveryMessage): Promise<void>;
 }
 
-/** `permanent` errors are not retried (e.g. an unknown channel, a provider not configured). */
-export class DeliveryError extends Error {
-  override name = 'DeliveryError';
-  constructor(
-    message: string,
-    readonly permanent: boolean,
-  ) {
-    super(message);
-  }
-}
-
 export type ProviderRegistry = Partial<Record<ProviderName, DeliveryProvider>>;

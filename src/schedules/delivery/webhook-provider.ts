@@ -1,5 +1,6 @@
 import type { Egress } from '../../net/egress.js';
-import { DeliveryError, type DeliveryMessage, type DeliveryProvider } from './provider.js';
+import { DeliveryError } from '../../errors/delivery-error.js';
+import type { DeliveryMessage, DeliveryProvider } from './provider.js';
 
 /**
  * POSTs `{schedule, status, output, at}` (plus ids) to the URL configured for the channel in

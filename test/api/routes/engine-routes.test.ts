@@ -11,7 +11,7 @@ import { createEngineClient, type EngineClient } from '../../../src/engine/clien
 import { createEventHub, type EventHub } from '../../../src/engine/event-hub.js';
 import { createModelsService } from '../../../src/engine/models-service.js';
 import { createSessionsService } from '../../../src/engine/sessions-service.js';
-import { unauthorized } from '../../../src/errors/catalogue.js';
+import { UnauthorizedError } from '../../../src/errors/request-errors.js';
 import { createRedactor } from '../../../src/secrets/redactor.js';
 import { createStreamRedactor } from '../../../src/secrets/stream-redactor.js';
 import { freePort } from '../../../src/store/embedded-redis.js';
@@ -24,7 +24,7 @@ const log = pino({ level: 'silent' });
 const SECRET = 'sk-live-0123456789abcdef';
 const tokens = {
   verifyAccess: async (token: string) => {
-    if (token !== 'good-token') throw unauthorized('invalid token');
+    if (token !== 'good-token') throw new UnauthorizedError('invalid token');
     return { username: 'admin', role: 'admin' as const, jti: 'j', sid: 's' };
   },
 };

@@ -1,7 +1,7 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ToolError } from '../../../src/mcp/tool-error.js';
+import { ToolError } from '../../../src/errors/tool-error.js';
 import { resolveInside } from '../../../src/mcp/tools/paths.js';
 import { tmpDir } from './tool-context.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolError } from '../../../src/mcp/tool-error.js';
+import { ToolError } from '../../../src/errors/tool-error.js';
 import { webFetch } from '../../../src/mcp/tools/web-fetch.js';
 import { startServer, type LocalServer } from '../../net/local-server.js';
 import { run, testConfig, testContext } from './tool-context.js';

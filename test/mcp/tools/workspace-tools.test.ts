@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ToolError } from '../../../src/mcp/tool-error.js';
+import { ToolError } from '../../../src/errors/tool-error.js';
 import { memoryRead, memoryWrite } from '../../../src/mcp/tools/memory-tools.js';
 import {
   workspaceList,
