@@ -1,4 +1,4 @@
-import { isAppError } from '../errors/catalogue.js';
+import { ScriptNotFoundError, ScriptRefusedError } from '../errors/script-errors.js';
 import type { ScriptRunner } from '../scripts/script-runner.js';
 import type { RunScript } from './run-executor.js';
 
@@ -12,7 +12,7 @@ export function scriptRunnerAdapter(runner: ScriptRunner): RunScript {
     try {
       return await runner.run({ name, args, origin: 'schedule' });
     } catch (err) {
-      if (!isAppError(err)) throw err;
+      if (!(err instanceof ScriptNotFoundError || err instanceof ScriptRefusedError)) throw err;
       return { success: false, error: err.message, duration_ms: Date.now() - started, logs: [] };
     }
   };
