@@ -4,6 +4,7 @@ import type { Redis } from '../store/redis.js';
 import { createAuthService, type AuthService } from './auth-service.js';
 import { loadJwtSecret } from './jwt-secret.js';
 import { createRateLimit, type RateLimit } from './rate-limits.js';
+import { createSetupToken, type SetupToken } from './setup-token.js';
 import { createTokenService, type TokenService } from './tokens.js';
 
 /** Everything authentication needs, built once per process from the context. */
@@ -13,6 +14,8 @@ export interface AuthModule {
   /** The signing secret, for @fastify/jwt (request verification). */
   secret: string;
   issuer: string;
+  /** Needed by `POST /api/setup` from any address but loopback. */
+  setupToken: SetupToken;
   limits: {
     /** `POST /api/auth/login`, per client IP. */
     login: RateLimit;
@@ -42,6 +45,7 @@ export async function createAuthModule(deps: AuthModuleDeps): Promise<AuthModule
     tokens,
     secret,
     issuer: jwt.issuer,
+    setupToken: createSetupToken(config.paths.data),
     limits: {
       login: createRateLimit(redis, 'login', rate_limit.login_per_minute),
       api: createRateLimit(redis, 'api', rate_limit.api_per_minute),

@@ -1,4 +1,5 @@
 import { listen } from '../api/server.js';
+import type { AuthModule } from '../auth/module.js';
 import { boot, type BootOptions } from '../runtime/bootstrap.js';
 import type { Context } from '../runtime/context.js';
 import { installShutdown } from '../runtime/shutdown.js';
@@ -24,6 +25,22 @@ async function reloadScripts(ctx: Context, core: Core): Promise<void> {
   }
 }
 
+/**
+ * While no admin exists, setup from another machine needs the one-time token: print it where the
+ * person starting Steward sees it. Once setup is done, a token left over is removed.
+ */
+async function announceSetupToken(ctx: Context, auth: AuthModule): Promise<void> {
+  if (!(await auth.service.setupRequired())) {
+    await auth.setupToken.discard();
+    return;
+  }
+  const token = await auth.setupToken.ensure();
+  ctx.log.warn(
+    { setup_token_file: auth.setupToken.file },
+    `first-run setup is open: POST /api/setup from this machine, or from another one with the header "X-Setup-Token: ${token}" (also in ${auth.setupToken.file})`,
+  );
+}
+
 interface ServerRole {
   /** `steward start` may run a private redis-server and supervises the engine. */
   allInOne: boolean;
@@ -40,7 +57,9 @@ async function runServerRole(options: RoleOptions, role: ServerRole): Promise<vo
   const workers = role.workers
     ? await startWorkers(ctx, { schedules: parts.schedules, scriptRuns: scriptWorkerDeps(core) })
     : null;
-  const app = role.http ? await listen(await buildAppDeps(ctx, core, parts)) : null;
+  const appDeps = role.http ? await buildAppDeps(ctx, core, parts) : null;
+  if (appDeps) await announceSetupToken(ctx, appDeps.auth);
+  const app = appDeps ? await listen(appDeps) : null;
   if (app) ctx.lifecycle.setCheck('mcp_server', true);
   ctx.lifecycle.markReady();
   // The engine starts in the background: until it answers, session endpoints say 503.

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -112,5 +114,44 @@ describe('setup race across two API processes', () => {
     expect(codes).toEqual([200, 403, 403, 403, 403, 403]);
     const winner = attempts.findIndex((r) => r.statusCode === 200);
     expect(await a.ctx.redis.hget(keys.adminUser(), 'username')).toBe(`admin${winner}`);
+  });
+});
+
+describe('setup from another machine', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({}, 'setup-net');
+  });
+  afterAll(() => t.close());
+
+  const post = (headers: Record<string, string>, remoteAddress = '203.0.113.9') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/setup',
+      payload: body(good),
+      headers,
+      remoteAddress,
+    });
+
+  it('needs the one-time token from the setup_token file, which is gone afterwards', async () => {
+    const token = await t.services.setupToken.ensure();
+    const missing = await post({});
+    expect(missing.statusCode).toBe(403);
+    expect(missing.json()).toEqual({
+      error: 'forbidden',
+      message: expect.stringContaining(path.join(t.dir, 'data', 'setup_token')),
+    });
+    expect(missing.json().message).toContain('X-Setup-Token');
+    expect((await post({ 'x-setup-token': `${token}x` })).statusCode).toBe(403);
+    // A proxy on this machine does not make its clients local.
+    const proxied = await post({ 'x-forwarded-for': '203.0.113.9' }, '127.0.0.1');
+    expect(proxied.statusCode).toBe(403);
+    expect(await t.ctx.redis.exists(keys.adminUser())).toBe(0);
+
+    const ok = await post({ 'x-setup-token': token });
+    expect(ok.statusCode).toBe(200);
+    expect(existsSync(t.services.setupToken.file)).toBe(false);
+    // After setup everyone gets the spec's answer, token or not.
+    expect((await post({ 'x-setup-token': token })).json().error).toBe('setup_completed');
   });
 });

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,9 @@ describe('steward start', () => {
       },
       dir,
     );
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const output = () => out;
     const base = `http://127.0.0.1:${port}`;
     const body = await waitFor(async () => {
       const res = await fetch(`${base}/healthz`);
@@ -61,6 +64,12 @@ describe('steward start', () => {
     const ready = await fetch(`${base}/ready`);
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { reason: string }).reason).toBe('admin_setup');
+    // The one-time setup token is printed and kept for setup from another machine.
+    const tokenFile = path.join(dir, 'data', 'setup_token');
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    expect(output()).toContain(`X-Setup-Token: ${token}`);
 
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');

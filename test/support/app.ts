@@ -72,6 +72,7 @@ export interface SharedDeployment {
 export interface TestServices extends Core, ServerParts {
   auth: AppDeps['auth']['service'];
   tokens: AppDeps['auth']['tokens'];
+  setupToken: AppDeps['auth']['setupToken'];
 }
 
 export interface TestApp extends TestContext {
@@ -97,6 +98,7 @@ export async function createTestApp(
     ...parts,
     auth: deps.auth.service,
     tokens: deps.auth.tokens,
+    setupToken: deps.auth.setupToken,
   };
   const app = await buildApp(deps);
   await app.ready();

@@ -31,6 +31,13 @@ export async function resolveInside(
       `path refused: "${userPath}" contains a ".." segment; give a path inside the ${label}`,
     );
   }
+  // A name such as `--amend` would reach git (vault commits) as an option; no tool needs one.
+  const dashed = segments.find((segment) => segment.startsWith('-'));
+  if (dashed !== undefined) {
+    throw new ToolError(
+      `path refused: "${userPath}" has a segment starting with "-" ("${dashed}"); rename it without the leading dash`,
+    );
+  }
   const realRoot = await rootReal(root, options);
   let candidate: string;
   if (path.isAbsolute(userPath)) {

@@ -41,8 +41,10 @@ export function createVaultGit(options: VaultGitOptions): VaultGit {
         const status = await git.status();
         if (!status.files.some((file) => file.path === relPath))
           return 'the file did not change, so nothing was committed';
-        const commit = await git.commit(message, [relPath]);
-        let result = `committed ${commit.commit || 'the change'}`;
+        // Paths go after `--`, so none can be read as an option (simple-git's commit() cannot).
+        await git.raw(['commit', '-m', message, '--', relPath]);
+        const hash = (await git.revparse(['--short', 'HEAD'])).trim();
+        let result = `committed ${hash || 'the change'}`;
         if (options.remote) {
           try {
             await git.push(options.remote, `HEAD:${options.branch}`);

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../../src/mcp/tool-types.js';
+import { createVaultGit } from '../../../src/mcp/tools/vault-git.js';
 import { vaultTools } from '../../../src/mcp/tools/vault-tools.js';
 import { run, testConfig, testContext, tmpDir } from './tool-context.js';
 
@@ -96,6 +97,39 @@ describe('vault tools', () => {
       run(tool('vault_write'), { path: '.git/hooks/pre-commit', content: 'rm -rf ~' }, ctx),
     ).rejects.toThrow(/\.git folder/);
     await expect(run(tool('vault_list'), { path: '.git' }, ctx)).rejects.toThrow(/\.git folder/);
+  });
+
+  it('refuses note names that git would read as options, and never amends or forges', async () => {
+    const { vault, ctx, tool } = makeVault({ repo: true });
+    await run(
+      tool('vault_write'),
+      { path: 'first.md', content: 'one', commit_message: 'first' },
+      ctx,
+    );
+    const before = git(vault, 'rev-parse', 'HEAD');
+    for (const name of ['--amend', '--author=Mallory <m@example.invalid>', 'notes/-x.md']) {
+      await expect(
+        run(tool('vault_write'), { path: name, content: 'x', commit_message: 'planted' }, ctx),
+      ).rejects.toThrow(/starting with "-"/);
+      await expect(run(tool('vault_read'), { path: name }, ctx)).rejects.toThrow(/starting with/);
+    }
+    expect(git(vault, 'rev-parse', 'HEAD')).toBe(before);
+    expect(git(vault, 'log', '-1', '--format=%an %s')).toBe('Test first');
+  });
+
+  it('passes the committed path after "--", so even a dashed file on disk is only a path', async () => {
+    const { vault } = makeVault({ repo: true });
+    writeFileSync(path.join(vault, 'first.md'), 'one');
+    git(vault, 'add', 'first.md');
+    git(vault, 'commit', '-q', '-m', 'first');
+    const before = git(vault, 'rev-parse', 'HEAD');
+    // Made outside the tools (which refuse the name): the commit step must still not amend.
+    writeFileSync(path.join(vault, '--amend'), 'planted');
+    const out = await createVaultGit({ dir: vault, branch: 'main' }).commitFile('--amend', 'x');
+    expect(out).toMatch(/^committed \w+$/);
+    expect(git(vault, 'rev-parse', 'HEAD~1')).toBe(before);
+    expect(git(vault, 'log', '-1', '--format=%s')).toBe('x');
+    expect(git(vault, 'show', '--name-only', '--format=', 'HEAD')).toBe('--amend');
   });
 
   it('commits without pushing when no remote is configured, and reports a failed push', async () => {
