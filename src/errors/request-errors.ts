@@ -13,6 +13,9 @@ export const UnauthorizedError = createError(
 );
 export type UnauthorizedError = InstanceType<typeof UnauthorizedError>;
 
+export const ForbiddenError = createError('forbidden', 'ForbiddenError', says);
+export type ForbiddenError = InstanceType<typeof ForbiddenError>;
+
 export const NotFoundError = createError('not_found', 'NotFoundError', says);
 export type NotFoundError = InstanceType<typeof NotFoundError>;
 

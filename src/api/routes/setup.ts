@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuthModule } from '../../auth/module.js';
 import { isLocalRequest, SETUP_TOKEN_HEADER } from '../../auth/setup-token.js';
-import { AppError } from '../../errors/catalogue.js';
+import { ForbiddenError } from '../../errors/request-errors.js';
 import { byIp, rateLimitHook } from '../plugins/rate-limit.js';
 
 export const setupStatusSchema = z.object({ setup_required: z.boolean() });
@@ -34,8 +34,7 @@ export const setupRoutes: FastifyPluginAsync<{ auth: AuthModule }> = async (app,
       if (!local && (await auth.service.setupRequired())) {
         const given = request.headers[SETUP_TOKEN_HEADER];
         if (!(await auth.setupToken.matches(typeof given === 'string' ? given : undefined))) {
-          throw new AppError(
-            'forbidden',
+          throw new ForbiddenError(
             `setup from another machine needs the one-time setup token: send it in the X-Setup-Token header; Steward printed it at start and keeps it in ${auth.setupToken.file}`,
           );
         }
