@@ -3,13 +3,16 @@ import type { Logger } from '../log/logger.js';
 import type { Egress } from '../net/egress.js';
 import type { QueueClient } from '../queue/client.js';
 import type { Redis } from '../store/redis.js';
+import { createScheduleRepository } from '../store/schedule-repository.js';
+import { createScheduleRunRepository } from '../store/schedule-run-repository.js';
+import { createTickRepository } from '../store/tick-repository.js';
 import { createDeliveryProcessor } from './delivery/delivery-processor.js';
 import type { ProviderRegistry } from './delivery/provider.js';
 import { createWebhookProvider } from './delivery/webhook-provider.js';
 import { createRunExecutor, type RunAgent, type RunScript } from './run-executor.js';
-import { createRunState } from './run-state.js';
+import type { ScheduleValues } from './schedule-records.js';
+import { runEntrySchema } from './schedule-schema.js';
 import { createScheduleService } from './schedule-service.js';
-import { createScheduleStore } from './schedule-store.js';
 import { createSchedulerSync } from './scheduler-sync.js';
 
 export interface SchedulesDeps {
@@ -31,12 +34,18 @@ export function createSchedules(deps: SchedulesDeps) {
   const { redis, queues, config } = deps;
   const leaseMs = config.schedules.lock_ttl;
   const misfireWindowMs = config.schedules.misfire_window;
-  const store = createScheduleStore(redis);
+  const store = createScheduleRepository<ScheduleValues>(redis, {
+    parseEntry: (raw) => runEntrySchema.parse(raw),
+  });
   // A claim must outlive every way the same firing can come back: a stalled job, a catch-up.
   const claimRetentionMs = Math.max(misfireWindowMs, 2 * leaseMs) + 60_000;
-  const runState = createRunState(redis, { leaseMs, claimRetentionMs });
+  const runState = createScheduleRunRepository<ScheduleValues>(redis, {
+    leaseMs,
+    claimRetentionMs,
+  });
+  const ticks = createTickRepository(redis);
   const sync = createSchedulerSync({
-    redis,
+    ticks,
     queue: queues.queue('scheduleRuns'),
     store,
     runState,
@@ -44,7 +53,6 @@ export function createSchedules(deps: SchedulesDeps) {
     graceMs: leaseMs,
   });
   const service = createScheduleService({
-    redis,
     store,
     sync,
     queues,
@@ -81,6 +89,7 @@ export function createSchedules(deps: SchedulesDeps) {
   return {
     store,
     runState,
+    ticks,
     sync,
     service,
     executor,

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { DeliveryPayload } from '../queue/definitions.js';
-import type { RunOutcome, RunState, InFlight } from './run-state.js';
-import { inFlightRun, parseMember } from './run-state.js';
-import type { RunTarget, ScheduleStore } from './schedule-store.js';
+import type { TickOfRuns } from '../store/schedule-run-batches.js';
+import { inFlightRun, type InFlight } from '../store/schedule-run-member.js';
+import type { RunState, RunTarget, ScheduleStore } from './schedule-records.js';
+import type { RunEntry, RunStatus } from './schedule-schema.js';
 
 export interface ScriptOutcome {
   success: boolean;
@@ -16,9 +17,22 @@ export type RunScript = (name: string, args: Record<string, unknown>) => Promise
 /** Sends `prompt` to the AI engine and resolves with the final reply text. */
 export type RunAgent = (prompt: string, timeoutMs: number, title: string) => Promise<string>;
 
+/** How a run ended: what its history entry and the schedule's last_run_* fields record. */
+export interface RunOutcome {
+  status: Exclude<RunStatus, 'running'>;
+  error: string;
+  output: string;
+  finishedAt: string;
+  /** Set when the schedule has an output target: delivery follows the run. */
+  delivery?: RunEntry['delivery'];
+}
+
 export interface ExecutorDeps {
-  store: ScheduleStore;
-  runState: RunState;
+  store: Pick<ScheduleStore, 'getConfig'>;
+  runState: Pick<
+    RunState,
+    'claim' | 'inspectClaim' | 'renew' | 'takeMany' | 'finish' | 'skip' | 'expired'
+  >;
   redact(text: string): string;
   runScript?: RunScript;
   runAgent?: RunAgent;
@@ -103,10 +117,10 @@ export function createRunExecutor(deps: ExecutorDeps) {
   }
 
   /** A second delivery of a claimed firing: the holder is alive, finished, or died mid-run. */
-  async function onDuplicate(claimKey: string): Promise<void> {
-    const info = await deps.runState.inspectClaim(claimKey);
+  async function onDuplicate(claimed: InFlight, jobId: string): Promise<void> {
+    const info = await deps.runState.inspectClaim(claimed, jobId);
     if (!info || info.deadline === null || info.deadline > Date.now()) return;
-    const run = parseMember(info.member);
+    const { run } = info;
     if (!run) return;
     await finalize(await deps.store.getConfig(run.scheduleId), run, {
       status: 'error',
@@ -169,7 +183,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
       startedAt: new Date().toISOString(),
     });
     const claim = await deps.runState.claim(run, req.jobId);
-    if (claim === 'duplicate') return onDuplicate(deps.runState.claimKey(run, req.jobId));
+    if (claim === 'duplicate') return onDuplicate(run, req.jobId);
     if (claim !== 'claimed') return;
     await runClaimed(s, run);
   }
@@ -183,7 +197,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
      * set still holds.
      */
     async takeBatch(
-      tick: { pending: string; pattern: string; tz: string },
+      tick: TickOfRuns,
       fireTime: number,
       max: number,
     ): Promise<{ started: Array<Promise<void>>; remaining: number }> {
@@ -202,7 +216,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
       const started = taken.rows.flatMap(({ id, result, run, schedule }) => {
         if (result === 'late') return [execute({ scheduleId: id, fireTime, jobId: 'tick' })];
         if (result === 'claimed' && schedule) return [runClaimed(schedule, run)];
-        if (result === 'duplicate') return [onDuplicate(deps.runState.claimKey(run, 'tick'))];
+        if (result === 'duplicate') return [onDuplicate(run, 'tick')];
         return [];
       });
       return { started, remaining: taken.remaining };

@@ -5,7 +5,6 @@ import {
   ServiceUnavailableError,
 } from '../errors/request-errors.js';
 import type { QueueClient } from '../queue/client.js';
-import type { Redis } from '../store/redis.js';
 import type {
   CreateScheduleInput,
   RunEntry,
@@ -13,13 +12,11 @@ import type {
   ScheduleConfig,
   UpdateScheduleInput,
 } from './schedule-schema.js';
-import { toResource, type ScheduleStore } from './schedule-store.js';
+import { toResource, type ScheduleStore } from './schedule-records.js';
 import { scheduleJobOptions, type SchedulerSync } from './scheduler-sync.js';
 import { assertValidConfig, normalizeScriptName } from './validate.js';
-import { withLock } from './with-lock.js';
 
 export interface ScheduleServiceDeps {
-  redis: Redis;
   store: ScheduleStore;
   sync: SchedulerSync;
   queues: QueueClient;
@@ -32,7 +29,7 @@ export interface ScheduleServiceDeps {
 /** Every schedule operation of the API: store write, then the job scheduler, under one lock. */
 export function createScheduleService(deps: ScheduleServiceDeps) {
   const { store, sync } = deps;
-  const locked = <T>(id: string, fn: () => Promise<T>) => withLock(deps.redis, sync.lockOf(id), fn);
+  const locked = <T>(id: string, fn: () => Promise<T>) => store.withLock(id, fn);
 
   const mustGet = async (id: string) => {
     const s = await store.get(id);

@@ -1,13 +1,10 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
 import { queues } from '../queue/definitions.js';
-import { keys } from '../store/keys.js';
-import type { Redis } from '../store/redis.js';
+import type { TickRepository } from '../store/tick-repository.js';
 import { firesBetween } from './cron.js';
-import type { RunState } from './run-state.js';
-import type { ScheduleStore, StoredSchedule } from './schedule-store.js';
+import type { RunState, ScheduleStore, StoredSchedule } from './schedule-records.js';
 import { createTickGroups, tickSchedulerId, wantedGroup, type TickChange } from './tick-groups.js';
-import { withLock } from './with-lock.js';
 
 /** Finished schedule-run jobs are only bookkeeping: the run history lives on the schedule. */
 export const scheduleJobOptions: JobsOptions = {
@@ -17,10 +14,10 @@ export const scheduleJobOptions: JobsOptions = {
 };
 
 export interface SchedulerSyncDeps {
-  redis: Redis;
   queue: Queue;
-  store: ScheduleStore;
-  runState: RunState;
+  store: Pick<ScheduleStore, 'get' | 'list' | 'withLock'>;
+  runState: Pick<RunState, 'skip'>;
+  ticks: TickRepository;
   misfireWindowMs: number;
   /** Firings younger than this are not counted as missed (the run lease is a good value). */
   graceMs: number;
@@ -41,17 +38,15 @@ export interface ReconcileReport {
  */
 export function createSchedulerSync(deps: SchedulerSyncDeps) {
   const { queue, store } = deps;
-  const groups = createTickGroups({ redis: deps.redis, queue });
+  const groups = createTickGroups({ ticks: deps.ticks, queue });
 
   /** Puts `id` in the group `s` wants (null: none) and fixes the tick schedulers. Callers lock. */
   async function apply(id: string, s: StoredSchedule | null): Promise<TickChange> {
     return groups.place(id, s);
   }
 
-  const lockOf = (id: string) => keys.scheduleLock(id);
-
   async function syncOne(id: string) {
-    return withLock(deps.redis, lockOf(id), async () => apply(id, await store.get(id)));
+    return store.withLock(id, async () => apply(id, await store.get(id)));
   }
 
   /** Missed firings of `s` up to `now`: the newest one within the window runs, older are skipped. */
@@ -97,16 +92,13 @@ export function createSchedulerSync(deps: SchedulerSyncDeps) {
     apply,
     groups,
     syncOne,
-    lockOf,
     /**
      * Run by each worker as it starts, one replica at a time: group memberships are fixed, tick
      * schedulers the store wants and BullMQ lacks are upserted, orphans removed, and firings
      * missed while no worker ran are caught up or recorded as skipped.
      */
     async reconcile(now = Date.now()): Promise<ReconcileReport> {
-      return withLock(
-        deps.redis,
-        keys.schedulerLock(),
+      return deps.ticks.withReconcileLock(
         async () => {
           const report: ReconcileReport = { upserted: 0, removed: 0, caughtUp: 0, skipped: 0 };
           // Schedulers first, store second: a scheduler seen here was written after its store row.

@@ -1,10 +1,8 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { keys } from '../store/keys.js';
-import type { Redis } from '../store/redis.js';
-import type { StoredSchedule } from './schedule-store.js';
-import { withLock } from './with-lock.js';
+import type { TickRepository } from '../store/tick-repository.js';
+import type { StoredSchedule } from './schedule-records.js';
 
 /**
  * Schedules sharing a (cron pattern, zone) fire from ONE BullMQ job scheduler, a "tick": BullMQ
@@ -38,16 +36,15 @@ export function wantedGroup(s: StoredSchedule | null): TickSpec | null {
   return { group: groupKeyOf(s.cron_expr, s.timezone), pattern: s.cron_expr, tz: s.timezone };
 }
 
-/** A joiner writes its spec with its SADD (one MULTI), so this cannot drop a live group's spec. */
-const forgetIfEmptyLua = `
-if redis.call('SCARD', KEYS[1]) == 0 then redis.call('HDEL', KEYS[2], ARGV[1]) end
-return 0
-`;
-
 export type TickChange = 'upserted' | 'removed' | 'same';
 
-export function createTickGroups(deps: { redis: Redis; queue: Queue }) {
-  const { redis, queue } = deps;
+export interface TickGroupsDeps {
+  ticks: TickRepository;
+  queue: Queue;
+}
+
+export function createTickGroups(deps: TickGroupsDeps) {
+  const { ticks, queue } = deps;
   const joining = new Map<string, Promise<TickChange>>();
 
   const upsert = (spec: TickSpec) =>
@@ -66,7 +63,7 @@ export function createTickGroups(deps: { redis: Redis; queue: Queue }) {
    */
   async function ensureTick(group: string, spec: TickSpec | null): Promise<TickChange> {
     const id = tickSchedulerId(group);
-    const size = () => redis.scard(keys.scheduleGroup(group));
+    const size = () => ticks.size(group);
     if (spec ? await queue.getJobScheduler(id) : (await size()) > 0) return 'same';
     if (!spec) return locked(group, null);
     // Joins of one group that need the lock together in this process share it: a burst of
@@ -85,8 +82,8 @@ export function createTickGroups(deps: { redis: Redis; queue: Queue }) {
   /** Removal and creation of `group`'s scheduler, under the group's lock. */
   function locked(group: string, spec: TickSpec | null): Promise<TickChange> {
     const id = tickSchedulerId(group);
-    const size = () => redis.scard(keys.scheduleGroup(group));
-    return withLock(redis, keys.scheduleGroupLock(group), async () => {
+    const size = () => ticks.size(group);
+    return ticks.withGroupLock(group, async () => {
       if ((await size()) > 0) {
         if (await queue.getJobScheduler(id)) return 'same';
         const recorded = spec ?? (await specOf(group));
@@ -95,13 +92,7 @@ export function createTickGroups(deps: { redis: Redis; queue: Queue }) {
         return 'upserted';
       }
       if (!(await queue.removeJobScheduler(id))) return 'same';
-      await redis.eval(
-        forgetIfEmptyLua,
-        2,
-        keys.scheduleGroup(group),
-        keys.scheduleGroupSpecs(),
-        group,
-      );
+      await ticks.forgetIfEmpty(group);
       const joined = (await size()) > 0 ? await specOf(group) : null;
       if (joined) await upsert(joined);
       return joined ? 'same' : 'removed';
@@ -109,8 +100,8 @@ export function createTickGroups(deps: { redis: Redis; queue: Queue }) {
   }
 
   async function specOf(group: string): Promise<TickSpec | null> {
-    const raw = await redis.hget(keys.scheduleGroupSpecs(), group);
-    return raw === null ? null : tickPayload.parse(JSON.parse(raw));
+    const recorded = await ticks.specOf(group);
+    return recorded === null ? null : tickPayload.parse(recorded);
   }
 
   return {
@@ -122,16 +113,8 @@ export function createTickGroups(deps: { redis: Redis; queue: Queue }) {
      */
     async place(id: string, s: StoredSchedule | null): Promise<TickChange> {
       const want = wantedGroup(s);
-      const current = await redis.hget(keys.scheduleGroupOf(), id);
-      const tx = redis.multi();
-      if (current !== null && current !== want?.group) tx.srem(keys.scheduleGroup(current), id);
-      if (want) {
-        tx.sadd(keys.scheduleGroup(want.group), id).hset(keys.scheduleGroupOf(), id, want.group);
-        tx.hset(keys.scheduleGroupSpecs(), want.group, JSON.stringify(want));
-      } else {
-        tx.hdel(keys.scheduleGroupOf(), id);
-      }
-      await tx.exec();
+      const current = await ticks.groupOf(id);
+      await ticks.move(id, current, want);
       let change: TickChange = 'same';
       if (current !== null && current !== want?.group) change = await ensureTick(current, null);
       if (want) {
@@ -141,12 +124,8 @@ export function createTickGroups(deps: { redis: Redis; queue: Queue }) {
       return change;
     },
     /** schedule id → group, as recorded. */
-    async assignments(): Promise<Map<string, string>> {
-      return new Map(Object.entries(await redis.hgetall(keys.scheduleGroupOf())));
-    },
-    async members(group: string): Promise<string[]> {
-      return redis.smembers(keys.scheduleGroup(group));
-    },
+    assignments: () => ticks.assignments(),
+    members: (group: string) => ticks.members(group),
   };
 }
 

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { keys } from '../store/keys.js';
+import type { TickRepository } from '../store/tick-repository.js';
 import { firesBetween } from './cron.js';
-import type { Redis } from '../store/redis.js';
 import type { RunExecutor } from './run-executor.js';
-import type { TickGroups, TickSpec } from './tick-groups.js';
+import type { TickSpec } from './tick-groups.js';
 import { tickPayload } from './tick-groups.js';
 
 /** Bounds the runs in flight in one process; slots are reserved before work is taken. */
@@ -41,27 +40,12 @@ export function createLimiter(size: number) {
 }
 export type Limiter = ReturnType<typeof createLimiter>;
 
-/**
- * KEYS: tick claim, group set, pending set. ARGV: claimer, retention. Claims the tick once and
- * copies the group's members into its pending set; -1 when already claimed.
- */
-const claimTickLua = `
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return -1 end
-local n = redis.call('SUNIONSTORE', KEYS[3], KEYS[2])
-if n > 0 then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
-return n
-`;
-type TickClaim = (...args: string[]) => Promise<number>;
-
 const announcement = tickPayload.extend({ fireTime: z.number().int(), from: z.string() });
 
 export interface TickRunnerDeps {
-  redis: Redis;
-  groups: TickGroups;
+  ticks: Pick<TickRepository, 'channel' | 'claimTick' | 'pending' | 'announce'>;
   executor: RunExecutor;
   limiter: Limiter;
-  /** The deployment's key prefix (pub/sub channels are not prefixed by ioredis). */
-  prefix: string;
   /** How long a tick's claim and pending list live: longer than any redelivery of the tick. */
   retentionMs: number;
   /** Most schedules read and claimed per round trip; larger ticks are announced to all. */
@@ -71,21 +55,15 @@ export interface TickRunnerDeps {
 
 /**
  * Fans a tick out: the worker that claims the tick (SET NX on group + fire time) lists the
- * group's members in a Redis list and, when they are more than it can start at once, announces
- * the tick on a pub/sub channel so every worker process takes batches from the list (LPOP count)
+ * group's members in a Redis set and, when they are more than it can start at once, announces
+ * the tick on a pub/sub channel so every worker process takes batches from the set (SPOP count)
  * until it is empty, claiming their runs as its run slots free up. Each run is claimed with the
  * usual (id, fire time) claim, so nothing a second taker does can run a firing twice.
  */
 export function createTickRunner(deps: TickRunnerDeps) {
-  const { redis, limiter } = deps;
+  const { ticks, limiter } = deps;
   const batchSize = deps.batchSize ?? 64;
   const self = randomBytes(8).toString('base64url');
-  const channel = keys.scheduleTickChannel(deps.prefix);
-  const host = redis as unknown as Record<string, TickClaim | undefined>;
-  if (!host.stewardTickClaim)
-    redis.defineCommand('stewardTickClaim', { numberOfKeys: 3, lua: claimTickLua });
-  const claimTick: TickClaim = (...args) =>
-    (host.stewardTickClaim as TickClaim).call(redis, ...args);
   /** Drains started by announcements, awaited on close. */
   const background = new Set<Promise<void>>();
 
@@ -93,8 +71,7 @@ export function createTickRunner(deps: TickRunnerDeps) {
    * Takes batches of the tick's pending set until it is empty, each as large as the run slots
    * free at that moment: a run is claimed only when it can start at once.
    */
-  async function drain(spec: TickSpec, fireTime: number): Promise<number> {
-    const tick = { ...spec, pending: keys.scheduleTickPending(spec.group, fireTime) };
+  async function drain(tick: TickSpec, fireTime: number): Promise<number> {
     const running: Array<Promise<void>> = [];
     for (;;) {
       await limiter.waitFree();
@@ -125,7 +102,7 @@ export function createTickRunner(deps: TickRunnerDeps) {
   }
 
   return {
-    channel,
+    channel: ticks.channel,
     /**
      * A tick job of `spec`'s scheduler for `fireTime`: claim it, list its members, fan out.
      * BullMQ makes a scheduler's next job for the first fire time after the current job is
@@ -136,26 +113,19 @@ export function createTickRunner(deps: TickRunnerDeps) {
     async onTick(spec: TickSpec, fireTime: number, now = Date.now()): Promise<number> {
       const { fires: due } = firesBetween(spec.pattern, spec.tz, fireTime, now);
       const fire = due[0] ?? fireTime;
-      const pending = keys.scheduleTickPending(spec.group, fire);
       // The group's members are copied to the tick's pending set inside Redis: ten thousand ids
       // never travel to this process and back.
-      const count = await claimTick(
-        keys.scheduleTick(spec.group, fire),
-        keys.scheduleGroup(spec.group),
-        pending,
-        self,
-        String(deps.retentionMs),
-      );
+      const count = await ticks.claimTick(spec.group, fire, self, deps.retentionMs);
       if (count <= 0) return 0;
       if (due.length > 0) {
-        await deps.executor.skipPassedOver(await redis.smembers(pending), [
+        await deps.executor.skipPassedOver(await ticks.pending(spec.group, fire), [
           ...due.slice(1),
           fireTime,
         ]);
       }
       if (count > batchSize) {
         const message: z.infer<typeof announcement> = { ...spec, fireTime: fire, from: self };
-        await redis.publish(channel, JSON.stringify(message));
+        await ticks.announce(message);
       }
       return drain(spec, fire);
     },

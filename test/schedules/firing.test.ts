@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunScript } from '../../src/schedules/run-executor.js';
 import { keys } from '../../src/store/keys.js';
-import { inFlightRun } from '../../src/schedules/run-state.js';
+import { inFlightRun } from '../../src/store/schedule-run-member.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from './harness.js';
 import { tickState } from './ticks.js';
 

@@ -26,11 +26,9 @@ describe('tick fan-out across processes', () => {
       },
     });
     const runner = createTickRunner({
-      redis: t!.ctx.redis,
-      groups: schedules.sync.groups,
+      ticks: schedules.ticks,
       executor: schedules.executor,
       limiter: createLimiter(slots),
-      prefix: t!.prefix,
       retentionMs: 60_000,
       batchSize: slots,
       log: { warn: () => {} },

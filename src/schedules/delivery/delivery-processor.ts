@@ -1,6 +1,5 @@
 import { deliveryPayload } from '../../queue/definitions.js';
-import type { RunState } from '../run-state.js';
-import type { ScheduleStore } from '../schedule-store.js';
+import type { RunState, ScheduleStore } from '../schedule-records.js';
 import type { ProviderName } from '../schedule-schema.js';
 import { DeliveryError } from '../../errors/delivery-error.js';
 import type { ProviderRegistry } from './provider.js';
@@ -19,8 +18,8 @@ export interface DeliveryJob {
  */
 export function createDeliveryProcessor(deps: {
   providers: ProviderRegistry;
-  runState: RunState;
-  store: ScheduleStore;
+  runState: Pick<RunState, 'setDelivery'>;
+  store: Pick<ScheduleStore, 'get'>;
 }) {
   return async (job: DeliveryJob): Promise<void> => {
     const p = deliveryPayload.parse(job.data);

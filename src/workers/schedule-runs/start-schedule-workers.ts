@@ -43,11 +43,9 @@ export async function startScheduleWorkers(
   const prefix = bullPrefix(ctx.redisTarget.prefix);
   const limiter = createLimiter(ctx.config.schedules.concurrency);
   const ticks = createTickRunner({
-    redis: ctx.redis,
-    groups: schedules.sync.groups,
+    ticks: schedules.ticks,
     executor: schedules.executor,
     limiter,
-    prefix: ctx.redisTarget.prefix,
     retentionMs: schedules.claimRetentionMs,
     // A tick with more members than one process starts at once is shared with the others.
     batchSize: Math.min(256, ctx.config.schedules.concurrency),

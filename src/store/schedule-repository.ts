@@ -1,17 +1,45 @@
 import { randomBytes } from 'node:crypto';
-import { keys } from '../store/keys.js';
-import type { Redis } from '../store/redis.js';
-import {
-  runEntrySchema,
-  type RunEntry,
-  type RunStatus,
-  type Schedule,
-  type ScheduleConfig,
-  type ScheduleType,
-} from './schedule-schema.js';
+import { keys } from './keys.js';
+import type { Redis } from './redis.js';
+import { withLock } from './with-lock.js';
+
+/**
+ * Schedules in Redis: one hash per schedule (`schedule:<id>`), an index set, and the run history
+ * list (`schedule:<id>:runs`, newest first, 50 kept). Ids are 16 random bytes, base64url.
+ */
+
+/**
+ * The value sets a schedule record holds, named by the domain (src/schedules/schedule-schema.ts).
+ * The store encodes them into hash fields and JSON and reads them back as written.
+ */
+export interface ScheduleVocabulary {
+  /** `type`: what a run does. */
+  type: string;
+  /** `last_run_status`. */
+  status: string;
+  /** `output_target`, stored as JSON. */
+  target: object;
+  /** One run history entry, stored as JSON. */
+  entry: object;
+}
+
+/** What a schedule is, without its run state. */
+export interface ScheduleConfigOf<V extends ScheduleVocabulary = ScheduleVocabulary> {
+  name: string;
+  cron_expr: string;
+  type: V['type'];
+  enabled: boolean;
+  script_name?: string;
+  prompt?: string;
+  output_target?: V['target'];
+  run_once: boolean;
+  timezone: string;
+}
 
 /** A schedule as stored: the resource plus the bookkeeping the scheduler needs. */
-export interface StoredSchedule extends ScheduleConfig {
+export interface StoredScheduleOf<
+  V extends ScheduleVocabulary = ScheduleVocabulary,
+> extends ScheduleConfigOf<V> {
   id: string;
   created_at: string;
   updated_at: string;
@@ -22,14 +50,14 @@ export interface StoredSchedule extends ScheduleConfig {
   /** Epoch ms up to which missed firings were already recorded as skipped. */
   misfire_through: number;
   last_run_at?: string;
-  last_run_status?: RunStatus;
+  last_run_status?: V['status'];
   last_run_error?: string;
   last_run_output?: string;
 }
 
 /** What a run needs of its schedule: what to run, what to call it, where its output goes. */
-export type RunTarget = Pick<
-  StoredSchedule,
+export type RunTargetOf<V extends ScheduleVocabulary = ScheduleVocabulary> = Pick<
+  StoredScheduleOf<V>,
   'id' | 'name' | 'type' | 'script_name' | 'prompt' | 'output_target'
 >;
 
@@ -57,7 +85,7 @@ export function newScheduleId(): string {
 }
 
 /** Hash fields of the config part; absent optional values are deleted, not stored empty. */
-export function configFields(config: Partial<ScheduleConfig>): {
+export function configFields(config: Partial<ScheduleConfigOf>): {
   set: Record<string, string>;
   del: string[];
 } {
@@ -81,13 +109,17 @@ export function configFields(config: Partial<ScheduleConfig>): {
   return { set, del };
 }
 
-export function parseStored(id: string, h: Record<string, string>): StoredSchedule | null {
+export function parseStored<V extends ScheduleVocabulary>(
+  id: string,
+  h: Record<string, string>,
+): StoredScheduleOf<V> | null {
   if (!h.name || !h.cron_expr || !h.type || !h.created_at) return null;
-  const s: StoredSchedule = {
+  // Read back as written: the values came through the domain's types.
+  const s: StoredScheduleOf<V> = {
     id,
     name: h.name,
     cron_expr: h.cron_expr,
-    type: h.type as ScheduleType,
+    type: h.type as V['type'],
     enabled: h.enabled === '1',
     run_once: h.run_once === '1',
     timezone: h.timezone ?? 'UTC',
@@ -99,62 +131,42 @@ export function parseStored(id: string, h: Record<string, string>): StoredSchedu
   };
   if (h.script_name !== undefined) s.script_name = h.script_name;
   if (h.prompt !== undefined) s.prompt = h.prompt;
-  if (h.output_target)
-    s.output_target = JSON.parse(h.output_target) as StoredSchedule['output_target'];
+  if (h.output_target) s.output_target = JSON.parse(h.output_target) as V['target'];
   if (h.last_run_at) s.last_run_at = h.last_run_at;
-  if (h.last_run_status) s.last_run_status = h.last_run_status as RunStatus;
+  if (h.last_run_status) s.last_run_status = h.last_run_status as V['status'];
   if (h.last_run_error !== undefined) s.last_run_error = h.last_run_error;
   if (h.last_run_output !== undefined) s.last_run_output = h.last_run_output;
   return s;
 }
 
-/** The API resource; `withRun` adds the last_run_* fields (absent on create). */
-export function toResource(s: StoredSchedule, withRun: boolean): Schedule {
-  const out: Schedule = {
-    id: s.id,
-    name: s.name,
-    cron_expr: s.cron_expr,
-    type: s.type,
-    enabled: s.enabled,
-    run_once: s.run_once,
-    timezone: s.timezone,
-    created_at: s.created_at,
-    updated_at: s.updated_at,
-  };
-  if (s.script_name !== undefined) out.script_name = s.script_name;
-  if (s.prompt !== undefined) out.prompt = s.prompt;
-  if (s.output_target) out.output_target = s.output_target;
-  if (withRun) {
-    if (s.last_run_at) out.last_run_at = s.last_run_at;
-    if (s.last_run_status) out.last_run_status = s.last_run_status;
-    out.last_run_error = s.last_run_error ?? '';
-    out.last_run_output = s.last_run_output ?? '';
-  }
-  return out;
-}
-
-export interface ScheduleStore {
-  create(config: ScheduleConfig, now?: Date): Promise<StoredSchedule>;
-  get(id: string): Promise<StoredSchedule | null>;
+export interface ScheduleRepository<V extends ScheduleVocabulary = ScheduleVocabulary> {
+  create(config: ScheduleConfigOf<V>, now?: Date): Promise<StoredScheduleOf<V>>;
+  get(id: string): Promise<StoredScheduleOf<V> | null>;
   /** The schedule without its last_run_* fields (a run reads this, not the last 64 KiB output). */
-  getConfig(id: string): Promise<StoredSchedule | null>;
-  list(): Promise<StoredSchedule[]>;
+  getConfig(id: string): Promise<StoredScheduleOf<V> | null>;
+  list(): Promise<StoredScheduleOf<V>[]>;
   /**
    * Writes only `changes` (callers hold the schedule's lock); `rearm` restarts misfire
    * accounting from now (enabled, or the cron or zone changed). Null when the id is unknown.
    */
   patch(
     id: string,
-    changes: Partial<ScheduleConfig>,
+    changes: Partial<ScheduleConfigOf<V>>,
     rearm: boolean,
-  ): Promise<StoredSchedule | null>;
+  ): Promise<StoredScheduleOf<V> | null>;
   remove(id: string): Promise<boolean>;
-  runs(id: string): Promise<RunEntry[]>;
+  /** The run history, newest first, each entry checked by `parseEntry`. */
+  runs(id: string): Promise<V['entry'][]>;
   ids(): Promise<string[]>;
+  /** Runs `fn` under the schedule's cluster-wide mutex (its mutations and tick group moves). */
+  withLock<T>(id: string, fn: () => Promise<T>): Promise<T>;
 }
 
-export function createScheduleStore(redis: Redis): ScheduleStore {
-  const get = async (id: string) => parseStored(id, await redis.hgetall(keys.schedule(id)));
+export function createScheduleRepository<V extends ScheduleVocabulary = ScheduleVocabulary>(
+  redis: Redis,
+  opts: { parseEntry(raw: unknown): V['entry'] },
+): ScheduleRepository<V> {
+  const get = async (id: string) => parseStored<V>(id, await redis.hgetall(keys.schedule(id)));
 
   return {
     async create(config, now = new Date()) {
@@ -163,7 +175,7 @@ export function createScheduleStore(redis: Redis): ScheduleStore {
       const { set } = configFields(config);
       const fields = { ...set, created_at: at, updated_at: at, armed_at: String(now.getTime()) };
       await redis.multi().hset(keys.schedule(id), fields).sadd(keys.scheduleIndex(), id).exec();
-      return parseStored(id, fields) as StoredSchedule;
+      return parseStored<V>(id, fields) as StoredScheduleOf<V>;
     },
     get,
     async getConfig(id) {
@@ -173,7 +185,7 @@ export function createScheduleStore(redis: Redis): ScheduleStore {
         const v = values[i];
         if (v !== null && v !== undefined) h[field] = v;
       });
-      return parseStored(id, h);
+      return parseStored<V>(id, h);
     },
     async ids() {
       return redis.smembers(keys.scheduleIndex());
@@ -182,7 +194,7 @@ export function createScheduleStore(redis: Redis): ScheduleStore {
       const ids = await redis.smembers(keys.scheduleIndex());
       const rows = await Promise.all(ids.map((id) => get(id)));
       return rows
-        .filter((s): s is StoredSchedule => s !== null)
+        .filter((s): s is StoredScheduleOf<V> => s !== null)
         .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
     },
     async patch(id, changes, rearm) {
@@ -209,8 +221,9 @@ export function createScheduleStore(redis: Redis): ScheduleStore {
     },
     async runs(id) {
       const raw = await redis.lrange(keys.scheduleRuns(id), 0, historyLimit - 1);
-      return raw.map((r) => runEntrySchema.parse(JSON.parse(r)));
+      return raw.map((r) => opts.parseEntry(JSON.parse(r)));
     },
+    withLock: (id, fn) => withLock(redis, keys.scheduleLock(id), fn),
   };
 }
 

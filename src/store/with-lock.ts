@@ -1,5 +1,5 @@
 import { Mutex } from 'redis-semaphore';
-import type { Redis } from '../store/redis.js';
+import type { Redis } from './redis.js';
 
 export interface LockTiming {
   /** How long the lock lives without a refresh (redis-semaphore refreshes it while held). */
