@@ -1,4 +1,6 @@
 import type { Context } from '../runtime/context.js';
+import { createAdminRepository } from '../store/admin-repository.js';
+import { createSessionRepository } from '../store/session-repository.js';
 import { createAuthService, type AuthService } from './auth-service.js';
 import { loadJwtSecret } from './jwt-secret.js';
 import { createRateLimit, type RateLimit } from './rate-limits.js';
@@ -30,7 +32,15 @@ export async function createAuthModule(ctx: Context): Promise<AuthModule> {
     refreshTtlMs: jwt.refresh_expiry,
   });
   return {
-    service: createAuthService({ redis, log, tokens, refreshGraceMs: jwt.refresh_grace }),
+    service: createAuthService({
+      admins: createAdminRepository(redis),
+      sessions: createSessionRepository(redis, {
+        ttlMs: tokens.refreshTtlMs,
+        graceMs: jwt.refresh_grace,
+      }),
+      log,
+      tokens,
+    }),
     tokens,
     secret,
     issuer: jwt.issuer,

@@ -7,10 +7,9 @@ import { scriptRoutes } from '../api/routes/scripts.js';
 import { createFileMirror } from '../scripts/file-mirror.js';
 import { createScriptRunner, type ScriptRunner } from '../scripts/script-runner.js';
 import { createScriptService, type ScriptService } from '../scripts/script-service.js';
-import { createScriptStore } from '../scripts/script-store.js';
 import { openSecretsKey } from '../secrets/key.js';
 import { createRedactionService, type RedactionService } from '../secrets/redaction-service.js';
-import { createSecretStore, type SecretStore } from '../secrets/store.js';
+import { createSecretService, type SecretService } from '../secrets/secret-service.js';
 import { secretRoutes } from '../api/routes/secrets.js';
 import { createRedis } from '../store/redis.js';
 import { chatRoutes } from '../api/routes/chat-ws.js';
@@ -24,8 +23,11 @@ import { createSchedules, type Schedules } from '../schedules/create-schedules.j
 import { createAuthModule } from '../auth/module.js';
 import type { AuthService } from '../auth/auth-service.js';
 import type { TokenService } from '../auth/tokens.js';
-import { keys } from '../store/keys.js';
-import { createStatsStore, type StatsStore } from '../store/stats-store.js';
+import { createEnginePreferencesRepository } from '../store/engine-preferences-repository.js';
+import { createRedactionSetRepository } from '../store/redaction-set-repository.js';
+import { createScriptRepository } from '../store/script-repository.js';
+import { createSecretRepository } from '../store/secret-repository.js';
+import { createStatsRepository, type StatsRepository } from '../store/stats-repository.js';
 import type { Context } from './context.js';
 import type { MetricsSources } from './metrics.js';
 import { threadCount } from './threads.js';
@@ -37,7 +39,7 @@ import { threadCount } from './threads.js';
 export type RouteRegistration = (api: FastifyInstance) => Promise<void>;
 
 export interface Services {
-  stats: StatsStore;
+  stats: StatsRepository;
   /** Setup, login, refresh-token sessions. */
   auth: AuthService;
   /** Standalone access-token verifier (the chat WebSocket's `?token=`). */
@@ -59,7 +61,7 @@ export interface Services {
   /** The AI engine: client, shared event stream, sessions and models (start() in API roles). */
   engine: EngineModule;
   /** Encrypted secret values (never returned by any endpoint). */
-  secrets: SecretStore;
+  secrets: SecretService;
   /** The current redactor of this process, refreshed on every change of the secret set. */
   redaction: RedactionService;
   /** Redacts every secret value and its encodings from text leaving Steward. */
@@ -81,17 +83,20 @@ export async function createServices(
   options: ServicesOptions = {},
 ): Promise<Services> {
   const { redis } = ctx;
-  const stats = createStatsStore(redis);
+  const stats = createStatsRepository(redis);
   const auth = await createAuthModule(ctx);
 
   // A missing or wrong key stops start-up here (SecretsKeyError) without touching stored values.
-  const { crypto } = await openSecretsKey(ctx.config, redis, ctx.log);
-  const secrets = createSecretStore({ redis, crypto, log: ctx.log });
+  const secretRepository = createSecretRepository(redis);
+  const { crypto } = await openSecretsKey(ctx.config, secretRepository, ctx.log);
+  const secrets = createSecretService({ secrets: secretRepository, crypto, log: ctx.log });
   const redaction = createRedactionService({
-    redis,
+    redactionSet: createRedactionSetRepository({
+      redis,
+      subscriberFactory: () => createRedis(ctx.redisTarget, 'subscriber'),
+    }),
     crypto,
     log: ctx.log,
-    subscriberFactory: () => createRedis(ctx.redisTarget, 'subscriber'),
   });
   await redaction.ready;
   ctx.onClose(() => redaction.close());
@@ -100,7 +105,7 @@ export async function createServices(
     getSecret: (name) => secrets.get(name),
     redact,
   };
-  const scriptStore = createScriptStore({ redis });
+  const scriptStore = createScriptRepository(redis);
   const scriptMirror = createFileMirror(ctx.config.paths.scripts);
   const scripts = createScriptService({ store: scriptStore, mirror: scriptMirror, log: ctx.log });
   const scriptRunner = createScriptRunner({
@@ -116,7 +121,7 @@ export async function createServices(
   const engine = await createEngineModule({
     config: ctx.config,
     log: ctx.log,
-    redis,
+    preferences: createEnginePreferencesRepository(redis),
     redisUrl: ctx.redisTarget.url,
     baseEnv: ctx.env,
     supervise: options.superviseEngine ?? false,
@@ -140,25 +145,13 @@ export async function createServices(
     return [...names];
   };
 
-  const scriptCounts = async () => {
-    const names = await redis.smembers(keys.scriptIndex());
-    const counts = { total: names.length, approved: 0, pending: 0, rejected: 0 };
-    if (names.length === 0) return counts;
-    const pipeline = redis.pipeline();
-    for (const name of names) pipeline.hget(keys.script(name), 'status');
-    for (const [, status] of (await pipeline.exec()) ?? []) {
-      if (status === 'approved' || status === 'pending' || status === 'rejected') counts[status]++;
-    }
-    return counts;
-  };
-
   return {
     stats,
     auth: auth.service,
     tokens: auth.tokens,
-    setupComplete: async () => (await redis.exists(keys.adminUser())) === 1,
+    setupComplete: () => auth.service.admins.exists(),
     metrics: {
-      scripts: scriptCounts,
+      scripts: () => scriptStore.counts(),
       executions: () => stats.read(),
       secrets: async () => secrets.counts(await declaredNames()),
       threads: threadCount,
