@@ -90,6 +90,7 @@ export function createScriptService({
       return next;
     });
   }
+
   function checkName(name: string): void {
     if (!isScriptName(name)) {
       throw badRequest(
