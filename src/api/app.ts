@@ -17,7 +17,7 @@ import type { ScheduleService } from '../schedules/schedule-service.js';
 import type { ScriptRunner } from '../scripts/script-runner.js';
 import type { ScriptService } from '../scripts/script-service.js';
 import type { RedactionService } from '../secrets/redaction-service.js';
-import type { SecretStore } from '../secrets/store.js';
+import type { SecretService } from '../secrets/secret-service.js';
 import { createStreamRedactor } from '../secrets/stream-redactor.js';
 import type { MetricsSources } from './metrics.js';
 import { authGuards, authPlugin } from './plugins/auth.js';
@@ -45,7 +45,7 @@ export interface AppDeps {
   metrics: MetricsSources;
   scripts: ScriptService;
   scriptRunner: ScriptRunner;
-  secrets: SecretStore;
+  secrets: SecretService;
   /** Every secret name any script declares in `# @secrets:`. */
   declaredNames(): Promise<string[]>;
   redaction: RedactionService;

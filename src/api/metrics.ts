@@ -1,4 +1,4 @@
-import type { ExecutionStats } from '../store/stats-store.js';
+import type { ExecutionStats } from '../store/stats-repository.js';
 
 export interface MetricsSources {
   scripts(): Promise<{ total: number; approved: number; pending: number; rejected: number }>;

@@ -8,20 +8,19 @@ import {
 } from '../errors/auth-errors.js';
 import { BadRequestError } from '../errors/request-errors.js';
 import type { Logger } from '../log/logger.js';
-import type { Redis } from '../store/redis.js';
-import { createAdminStore, type AdminStore } from './admin-store.js';
+import type { AdminRepository } from '../store/admin-repository.js';
+import type { SessionRepository } from '../store/session-repository.js';
 import { audit } from './audit.js';
 import { hashPassword, createPasswordChecker } from './passwords.js';
 import { passwordProblem, usernameProblem } from './password-policy.js';
-import { createSessionStore } from './session-store.js';
 import { newTokenId, type RefreshIdentity, type SignedToken, type TokenService } from './tokens.js';
 
 export interface AuthServiceDeps {
-  redis: Redis;
+  admins: AdminRepository;
+  /** Refresh-token sessions; their lifetime and grace are the repository's options. */
+  sessions: SessionRepository;
   log: Logger;
   tokens: TokenService;
-  /** How long a rotated-out refresh token keeps working (parallel tabs). */
-  refreshGraceMs: number;
 }
 
 export interface SetupInput {
@@ -42,7 +41,7 @@ export interface RefreshResult {
 }
 
 export interface AuthService {
-  admins: AdminStore;
+  admins: AdminRepository;
   setupRequired(): Promise<boolean>;
   /** Throws `password_mismatch`, `password_invalid`, `invalid_request` or `setup_completed`. */
   setup(input: SetupInput, client: ClientInfo): Promise<void>;
@@ -57,12 +56,7 @@ export interface AuthService {
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 export function createAuthService(deps: AuthServiceDeps): AuthService {
-  const { redis, log, tokens } = deps;
-  const admins = createAdminStore(redis);
-  const sessions = createSessionStore(redis, {
-    ttlMs: tokens.refreshTtlMs,
-    graceMs: deps.refreshGraceMs,
-  });
+  const { admins, sessions, log, tokens } = deps;
   const passwords = createPasswordChecker();
 
   return {

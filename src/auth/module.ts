@@ -1,6 +1,8 @@
 import type { LoadedConfig } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
 import type { Redis } from '../store/redis.js';
+import { createAdminRepository } from '../store/admin-repository.js';
+import { createSessionRepository } from '../store/session-repository.js';
 import { createAuthService, type AuthService } from './auth-service.js';
 import { loadJwtSecret } from './jwt-secret.js';
 import { createRateLimit, type RateLimit } from './rate-limits.js';
@@ -41,7 +43,15 @@ export async function createAuthModule(deps: AuthModuleDeps): Promise<AuthModule
     refreshTtlMs: jwt.refresh_expiry,
   });
   return {
-    service: createAuthService({ redis, log, tokens, refreshGraceMs: jwt.refresh_grace }),
+    service: createAuthService({
+      admins: createAdminRepository(redis),
+      sessions: createSessionRepository(redis, {
+        ttlMs: tokens.refreshTtlMs,
+        graceMs: jwt.refresh_grace,
+      }),
+      log,
+      tokens,
+    }),
     tokens,
     secret,
     issuer: jwt.issuer,

@@ -11,13 +11,15 @@ import { scriptRunnerAdapter } from '../schedules/schedule-deps.js';
 import { createFileMirror } from '../scripts/file-mirror.js';
 import { createScriptRunner, type ScriptRunner } from '../scripts/script-runner.js';
 import { createScriptService, type ScriptService } from '../scripts/script-service.js';
-import { createScriptStore } from '../scripts/script-store.js';
 import { openSecretsKey } from '../secrets/key.js';
 import { createRedactionService, type RedactionService } from '../secrets/redaction-service.js';
-import { createSecretStore, type SecretStore } from '../secrets/store.js';
-import { keys } from '../store/keys.js';
+import { createSecretService, type SecretService } from '../secrets/secret-service.js';
+import { createEnginePreferencesRepository } from '../store/engine-preferences-repository.js';
+import { createRedactionSetRepository } from '../store/redaction-set-repository.js';
 import { createRedis } from '../store/redis.js';
-import { createStatsStore, type StatsStore } from '../store/stats-store.js';
+import { createScriptRepository } from '../store/script-repository.js';
+import { createSecretRepository } from '../store/secret-repository.js';
+import { createStatsRepository, type StatsRepository } from '../store/stats-repository.js';
 import type { ScriptRunWorkerDeps } from '../workers/script-runs/worker.js';
 
 /**
@@ -28,9 +30,9 @@ import type { ScriptRunWorkerDeps } from '../workers/script-runs/worker.js';
 
 /** What every role shares: secrets and redaction, scripts and their runner, one egress client. */
 export interface Core {
-  stats: StatsStore;
+  stats: StatsRepository;
   /** Encrypted secret values (never returned by any endpoint). */
-  secrets: SecretStore;
+  secrets: SecretService;
   /** The current redactor of this process, refreshed on every change of the secret set. */
   redaction: RedactionService;
   /** Redacts every secret value and its encodings from text leaving Steward. */
@@ -45,20 +47,23 @@ export interface Core {
 
 export async function buildCore(ctx: Context): Promise<Core> {
   const { redis, config, log } = ctx;
-  const stats = createStatsStore(redis);
+  const stats = createStatsRepository(redis);
   // A missing or wrong key stops start-up here (SecretsKeyError) without touching stored values.
-  const { crypto } = await openSecretsKey(config, redis, log);
-  const secrets = createSecretStore({ redis, crypto, log });
+  const secretRepository = createSecretRepository(redis);
+  const { crypto } = await openSecretsKey(config, secretRepository, log);
+  const secrets = createSecretService({ secrets: secretRepository, crypto, log });
   const redaction = createRedactionService({
-    redis,
+    redactionSet: createRedactionSetRepository({
+      redis,
+      subscriberFactory: () => createRedis(ctx.redisTarget, 'subscriber'),
+    }),
     crypto,
     log,
-    subscriberFactory: () => createRedis(ctx.redisTarget, 'subscriber'),
   });
   await redaction.ready;
   ctx.onClose(() => redaction.close());
   const redact = (text: string) => redaction.redact(text);
-  const scriptStore = createScriptStore({ redis });
+  const scriptStore = createScriptRepository(redis);
   const mirror = createFileMirror(config.paths.scripts);
   const scripts = createScriptService({ store: scriptStore, mirror, log });
   const scriptRunner = createScriptRunner({
@@ -112,7 +117,7 @@ export async function buildServerParts(
   const engine = await createEngineModule({
     config: ctx.config,
     log: ctx.log,
-    redis: ctx.redis,
+    preferences: createEnginePreferencesRepository(ctx.redis),
     redisUrl: ctx.redisTarget.url,
     baseEnv: ctx.env,
     supervise: options.superviseEngine,
@@ -138,8 +143,8 @@ export async function buildAppDeps(
   parts: ServerParts,
   auth?: AuthModule,
 ): Promise<AppDeps> {
-  const { redis } = ctx;
   const scriptStore = core.scripts.store;
+  const authModule = auth ?? (await createAuthModule(ctx));
 
   /** Secret names any script declares in `# @secrets:` (listed even before they are set). */
   const declaredNames = async () => {
@@ -150,24 +155,12 @@ export async function buildAppDeps(
     return [...names];
   };
 
-  const scriptCounts = async () => {
-    const names = await redis.smembers(keys.scriptIndex());
-    const counts = { total: names.length, approved: 0, pending: 0, rejected: 0 };
-    if (names.length === 0) return counts;
-    const pipeline = redis.pipeline();
-    for (const name of names) pipeline.hget(keys.script(name), 'status');
-    for (const [, status] of (await pipeline.exec()) ?? []) {
-      if (status === 'approved' || status === 'pending' || status === 'rejected') counts[status]++;
-    }
-    return counts;
-  };
-
   return {
     ctx,
-    auth: auth ?? (await createAuthModule(ctx)),
-    setupComplete: async () => (await redis.exists(keys.adminUser())) === 1,
+    auth: authModule,
+    setupComplete: () => authModule.service.admins.exists(),
     metrics: {
-      scripts: scriptCounts,
+      scripts: () => scriptStore.counts(),
       executions: () => core.stats.read(),
       secrets: async () => core.secrets.counts(await declaredNames()),
       threads: threadCount,

@@ -1,7 +1,7 @@
 import type { LoadedConfig } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
 import { freePort } from '../store/embedded-redis.js';
-import type { Redis } from '../store/redis.js';
+import type { EnginePreferencesRepository } from '../store/engine-preferences-repository.js';
 import { createEngineClient, type EngineClient } from './client.js';
 import { createEventHub, type EventHub } from './event-hub.js';
 import { createModelsService, type ModelsService } from './models-service.js';
@@ -15,7 +15,8 @@ export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:4096';
 export interface EngineModuleOptions {
   config: LoadedConfig;
   log: Logger;
-  redis: Redis;
+  /** Active session and default model, shared by every process. */
+  preferences: EnginePreferencesRepository;
   /** The Redis URL actually in use (it may be an embedded server's), handed to `steward mcp`. */
   redisUrl: string;
   /** Steward's environment; only an allow-list reaches a supervised engine. */
@@ -41,7 +42,7 @@ export interface EngineModule {
  * chosen here, so the client's address is known before the engine runs and survives restarts.
  */
 export async function createEngineModule(options: EngineModuleOptions): Promise<EngineModule> {
-  const { config, log, redis } = options;
+  const { config, log, preferences } = options;
   const engine = config.engine;
   const supervised =
     (options.supervise ?? true) && !engine.url && (engine.command?.length ?? 0) > 0;
@@ -72,8 +73,8 @@ export async function createEngineModule(options: EngineModuleOptions): Promise<
   return {
     client,
     hub,
-    sessions: createSessionsService({ client, redis, log }),
-    models: createModelsService({ client, redis }),
+    sessions: createSessionsService({ client, preferences, log }),
+    models: createModelsService({ client, preferences }),
     supervisor,
     async start() {
       if (supervisor) {

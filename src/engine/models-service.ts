@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { BadRequestError } from '../errors/request-errors.js';
-import type { Redis } from '../store/redis.js';
-import { keys } from '../store/keys.js';
+import type { EnginePreferencesRepository } from '../store/engine-preferences-repository.js';
 import type { EngineClient, EngineProviders, ModelRef } from './client.js';
 
 export interface ModelView {
@@ -19,7 +18,7 @@ export interface ModelsList {
 
 export interface ModelsServiceOptions {
   client: EngineClient;
-  redis: Redis;
+  preferences: EnginePreferencesRepository;
 }
 
 export interface ModelsService {
@@ -34,11 +33,14 @@ export const modelRefSchema = z.object({
 });
 
 export function createModelsService(options: ModelsServiceOptions): ModelsService {
-  const { client, redis } = options;
+  const { client, preferences } = options;
 
   return {
     async list() {
-      const [providers, stored] = await Promise.all([client.providers(), readDefaultModel(redis)]);
+      const [providers, stored] = await Promise.all([
+        client.providers(),
+        readDefaultModel(preferences),
+      ]);
       const models = flatten(providers);
       return { models, default: stored ?? (await engineDefault(client, providers)) };
     },
@@ -52,15 +54,17 @@ export function createModelsService(options: ModelsServiceOptions): ModelsServic
         (m) => m.provider_id === wanted.provider && m.model_id === wanted.model,
       );
       if (!known) throw new BadRequestError(`unknown model ${wanted.provider}/${wanted.model}`);
-      await redis.set(keys.defaultModel(), JSON.stringify(wanted));
+      await preferences.setDefaultModel(JSON.stringify(wanted));
       return { ok: true, default: wanted };
     },
   };
 }
 
 /** The stored preference, or null (also when what is stored is unreadable). */
-export async function readDefaultModel(redis: Redis): Promise<ModelRef | null> {
-  const raw = await redis.get(keys.defaultModel());
+export async function readDefaultModel(
+  preferences: Pick<EnginePreferencesRepository, 'defaultModel'>,
+): Promise<ModelRef | null> {
+  const raw = await preferences.defaultModel();
   if (!raw) return null;
   try {
     const parsed = modelRefSchema.safeParse(JSON.parse(raw));

@@ -1,13 +1,12 @@
 import type { Logger } from '../log/logger.js';
-import type { Redis } from '../store/redis.js';
-import { keys } from '../store/keys.js';
+import type { EnginePreferencesRepository } from '../store/engine-preferences-repository.js';
 import type { EngineClient } from './client.js';
 import { toMessageView, toSessionView, type MessageView, type SessionView } from './mapping.js';
 import { readDefaultModel } from './models-service.js';
 
 export interface SessionsServiceOptions {
   client: EngineClient;
-  redis: Redis;
+  preferences: EnginePreferencesRepository;
   log: Logger;
 }
 
@@ -26,21 +25,21 @@ export interface SessionsService {
 export const DEFAULT_MESSAGE_LIMIT = 50;
 
 export function createSessionsService(options: SessionsServiceOptions): SessionsService {
-  const { client, redis, log } = options;
+  const { client, preferences, log } = options;
 
   return {
     async list() {
       const [sessions, active] = await Promise.all([
         client.listSessions(),
-        redis.get(keys.activeSession()),
+        preferences.activeSession(),
       ]);
       return sessions.map((s) => ({ ...toSessionView(s), active: s.id === active }));
     },
     async create() {
-      const model = await readDefaultModel(redis);
+      const model = await readDefaultModel(preferences);
       // The model is pinned on the session, so a later change of the default leaves it alone.
       const session = await client.createSession(model ? { model } : {});
-      await redis.set(keys.activeSession(), session.id);
+      await preferences.setActiveSession(session.id);
       log.info({ sessionID: session.id, model }, 'session created');
       return toSessionView(session);
     },
@@ -50,17 +49,12 @@ export function createSessionsService(options: SessionsServiceOptions): Sessions
     async remove(id) {
       await client.deleteSession(id);
       // Only clears the pointer if it still names this session (another replica may have moved it).
-      await redis.eval(
-        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-        1,
-        keys.activeSession(),
-        id,
-      );
+      await preferences.clearActiveSession(id);
       return { ok: true };
     },
     async messages(id, limit) {
       return (await client.messages(id, limit)).map(toMessageView);
     },
-    activeSessionId: () => redis.get(keys.activeSession()),
+    activeSessionId: () => preferences.activeSession(),
   };
 }

@@ -4,12 +4,12 @@ import { QueueTimeoutError } from '../errors/queue-errors.js';
 import { ScriptNotFoundError, ScriptRefusedError } from '../errors/script-errors.js';
 import type { QueueClient } from '../queue/client.js';
 import type { ScriptRunResult } from '../queue/definitions.js';
-import type { StatsStore } from '../store/stats-store.js';
+import type { StatsRepository } from '../store/stats-repository.js';
 import { redactJson } from './deep-redact.js';
 import type { FileMirror } from './file-mirror.js';
 import { hashSource } from './hashing.js';
 import type { ScriptRecord } from './script-record.js';
-import type { ScriptStore } from './script-store.js';
+import type { ScriptRepository } from '../store/script-repository.js';
 
 export interface RunRequest {
   /** API form, with `.star`. */
@@ -36,10 +36,10 @@ export interface ScriptRunner {
 }
 
 export interface ScriptRunnerDeps {
-  store: ScriptStore;
+  store: ScriptRepository;
   mirror: FileMirror;
   queues: QueueClient;
-  stats: StatsStore;
+  stats: StatsRepository;
   wallTimeMs: number;
   redact: (text: string) => string;
   log: Logger;

@@ -1,11 +1,17 @@
-import { isAppError } from '../errors/catalogue.js';
-import { BadRequestError, PayloadTooLargeError } from '../errors/request-errors.js';
+import {
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  PayloadTooLargeError,
+} from '../errors/request-errors.js';
+import { ScriptNotFoundError } from '../errors/script-errors.js';
 import type { Logger } from '../log/logger.js';
+import type { ScriptRepository } from '../store/script-repository.js';
 import type { FileMirror } from './file-mirror.js';
-import { hashSource } from './hashing.js';
+import { hashSource, newCommitId } from './hashing.js';
 import { isScriptName, maxSourceBytes } from './script-names.js';
-import type { ScriptRecord } from './script-record.js';
-import type { ScriptStore } from './script-store.js';
+import type { ChangeAuthor, ScriptRecord, VersionRecord } from './script-record.js';
+import { approved, created, modified, rejected } from './script-transitions.js';
 import { findSyntaxError, assertParses } from './syntax-check.js';
 
 export interface ReloadReport {
@@ -21,18 +27,76 @@ export interface ReloadReport {
 }
 
 export interface ScriptServiceDeps {
-  store: ScriptStore;
+  store: ScriptRepository;
   mirror: FileMirror;
   log: Logger;
+  /** Clock for timestamps (tests may pin it). */
+  now?: () => Date;
 }
 
 const fromDisk = { author: 'filesystem', message: 'imported from filesystem' };
 
 /**
  * Every change to scripts, whoever makes it (API, tools, the disk import): checks the name, size
- * and syntax, writes Redis (the record of truth) and then the file mirror.
+ * and syntax, applies the review rules (`script-transitions.ts`) under the script's lock, writes
+ * Redis (the record of truth) in one commit and then the file mirror.
  */
-export function createScriptService({ store, mirror, log }: ScriptServiceDeps) {
+export function createScriptService({
+  store,
+  mirror,
+  log,
+  now = () => new Date(),
+}: ScriptServiceDeps) {
+  const stamp = () => now().toISOString();
+
+  async function mustGet(name: string): Promise<ScriptRecord> {
+    const record = await store.get(name);
+    if (!record) throw new ScriptNotFoundError(name);
+    return record;
+  }
+
+  async function newVersion(name: string, source: string, who: ChangeAuthor) {
+    let commitId = newCommitId();
+    // 160 random bits never collide in practice; the check makes uniqueness a fact, not a hope.
+    while (await store.versionExists(name, commitId)) commitId = newCommitId();
+    const version: VersionRecord = {
+      commit: commitId,
+      message: who.message,
+      author: who.author,
+      timestamp: stamp(),
+      source,
+      hash: hashSource(source),
+    };
+    return version;
+  }
+
+  function createRecord(name: string, source: string, who: ChangeAuthor): Promise<ScriptRecord> {
+    return store.withLock(name, async () => {
+      if (await store.exists(name)) throw new ConflictError(`script ${name} already exists`);
+      const v = await newVersion(name, source, who);
+      const record = created(name, v);
+      await store.commit(record, v);
+      return record;
+    });
+  }
+
+  /** With `onlyIfChanged`, a source equal to the current one adds no version (disk imports). */
+  function updateRecord(
+    name: string,
+    source: string,
+    who: ChangeAuthor,
+    onlyIfChanged = false,
+  ): Promise<ScriptRecord> {
+    return store.withLock(name, async () => {
+      const current = await mustGet(name);
+      if (onlyIfChanged && current.hash === hashSource(source)) return current;
+      const v = await newVersion(name, source, who);
+      const next = modified(current, v);
+      await store.commit(next, v);
+      return next;
+    });
+  }
+
   function checkName(name: string): void {
     if (!isScriptName(name)) {
       throw new BadRequestError(
@@ -60,32 +124,76 @@ export function createScriptService({ store, mirror, log }: ScriptServiceDeps) {
   return {
     store,
     mirror,
+    get: store.get,
+    list: store.list,
+    version: store.version,
+    executionHistory: store.executionHistory,
+    mustGet,
+
+    /** Newest first. */
+    async versions(name: string) {
+      await mustGet(name);
+      return store.versions(name);
+    },
 
     async create(name: string, source: string, author: string, message = 'created') {
       checkName(name);
       checkSource(name, source);
-      const record = await store.create(name, source, { author, message });
+      const record = await createRecord(name, source, { author, message });
       await mirrorWrite(record);
       return record;
     },
 
     async update(name: string, source: string, author: string, message = 'updated') {
       checkName(name);
-      await store.mustGet(name);
+      await mustGet(name);
       checkSource(name, source);
-      const record = await store.update(name, source, { author, message });
+      const record = await updateRecord(name, source, { author, message });
       await mirrorWrite(record);
       return record;
     },
 
+    /** A new version whose source is that of `commit`; pending again. */
     async restore(name: string, commit: string, author: string) {
-      const record = await store.restore(name, commit, author);
+      const record = await store.withLock(name, async () => {
+        const current = await mustGet(name);
+        const old = await store.version(name, commit);
+        if (!old) throw new NotFoundError(`script ${name} has no version ${commit}`);
+        const v = await newVersion(name, old.source, {
+          author,
+          message: `restored from ${commit}`,
+        });
+        const next = modified(current, v);
+        await store.commit(next, v);
+        return next;
+      });
       await mirrorWrite(record);
       return record;
+    },
+
+    /** Approves the current hash; `expectedHash` guards against approving a text not reviewed. */
+    approve(name: string, by: string, expectedHash?: string): Promise<ScriptRecord> {
+      return store.withLock(name, async () => {
+        const current = await mustGet(name);
+        const next = approved(current, by, stamp(), expectedHash);
+        if (next !== current) await store.commit(next);
+        return next;
+      });
+    },
+
+    reject(name: string, by: string, reason: string): Promise<ScriptRecord> {
+      return store.withLock(name, async () => {
+        const next = rejected(await mustGet(name), by, stamp(), reason);
+        await store.commit(next);
+        return next;
+      });
     },
 
     async remove(name: string): Promise<void> {
-      await store.remove(name);
+      await store.withLock(name, async () => {
+        await mustGet(name);
+        await store.remove(name);
+      });
       try {
         await mirror.remove(name);
       } catch (err) {
@@ -125,15 +233,15 @@ export function createScriptService({ store, mirror, log }: ScriptServiceDeps) {
           // Another process may import the same file at the same moment (every role reloads
           // at start): the store re-checks under the script's lock, so it lands once.
           if (current) {
-            await store.update(file.name, file.source, fromDisk, true);
+            await updateRecord(file.name, file.source, fromDisk, true);
             report.updated.push(file.name);
           } else {
             try {
-              await store.create(file.name, file.source, fromDisk);
+              await createRecord(file.name, file.source, fromDisk);
               report.created.push(file.name);
             } catch (err) {
-              if (!isAppError(err) || err.code !== 'conflict') throw err;
-              await store.update(file.name, file.source, fromDisk, true);
+              if (!(err instanceof ConflictError)) throw err;
+              await updateRecord(file.name, file.source, fromDisk, true);
               report.updated.push(file.name);
             }
           }

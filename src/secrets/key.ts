@@ -2,8 +2,7 @@ import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
-import { keys } from '../store/keys.js';
-import type { Redis } from '../store/redis.js';
+import type { SecretRepository } from '../store/secret-repository.js';
 import {
   createSecretCrypto,
   generateSecretsKey,
@@ -31,6 +30,12 @@ export const stagedKeyPath = (config: Pick<LoadedConfig, 'paths'>) => `${keyFile
 
 const ENV_HINT = 'secrets.key (STEWARD_SECRETS_KEY)';
 
+/** What opening the key reads and records in the store. */
+export type KeyCheckStore = Pick<
+  SecretRepository,
+  'keyCheck' | 'recordKeyCheck' | 'hasStored' | 'redactionSet'
+>;
+
 /**
  * Finds the secrets key and proves it is the one the stored values use, before anything reads or
  * writes a secret. Never deletes or rewrites a stored value: a missing or wrong key is a
@@ -38,12 +43,12 @@ const ENV_HINT = 'secrets.key (STEWARD_SECRETS_KEY)';
  */
 export async function openSecretsKey(
   config: Pick<LoadedConfig, 'paths' | 'secrets'>,
-  redis: Redis,
+  store: KeyCheckStore,
   log?: Logger,
 ): Promise<OpenedSecretsKey> {
   const file = keyFilePath(config);
   const staged = stagedKeyPath(config);
-  const stored = await redis.get(keys.secretsKeyCheck());
+  const stored = await store.keyCheck();
   const matches = (key: Buffer) => stored === null || keyFingerprint(key) === stored;
 
   let key: Buffer;
@@ -73,7 +78,7 @@ export async function openSecretsKey(
       key = pending;
     } else if (existing) {
       throw wrongKey(file);
-    } else if (stored !== null || (await hasStoredSecrets(redis))) {
+    } else if (stored !== null || (await store.hasStored())) {
       throw new SecretsKeyError(
         `secrets are stored in Redis but the key file ${file} is missing. Restore that file (or set STEWARD_SECRETS_KEY) from a backup. Stored secrets are left untouched; Steward will not start without their key.`,
       );
@@ -85,7 +90,7 @@ export async function openSecretsKey(
   }
 
   const crypto = createSecretCrypto(key);
-  if (stored === null) await recordCheck(redis, crypto, key, origin === 'config' ? ENV_HINT : file);
+  if (stored === null) await recordCheck(store, crypto, key, origin === 'config' ? ENV_HINT : file);
   return { crypto, key, origin, file };
 }
 
@@ -95,18 +100,14 @@ function wrongKey(origin: string): SecretsKeyError {
   );
 }
 
-async function hasStoredSecrets(redis: Redis): Promise<boolean> {
-  return (await redis.exists(keys.secretIndex(), keys.redactionSet())) > 0;
-}
-
 /** First start with this key: prove it opens what is there (if anything), then remember it. */
 async function recordCheck(
-  redis: Redis,
+  store: KeyCheckStore,
   crypto: SecretCrypto,
   key: Buffer,
   origin: string,
 ): Promise<void> {
-  const set = await redis.get(keys.redactionSet());
+  const set = await store.redactionSet();
   if (set !== null) {
     try {
       crypto.decryptRedactionSet(set);
@@ -116,10 +117,9 @@ async function recordCheck(
     }
   }
   const fingerprint = keyFingerprint(key);
-  const created = await redis.set(keys.secretsKeyCheck(), fingerprint, 'NX');
+  const created = await store.recordKeyCheck(fingerprint);
   // Another process got there first: it must have had the same key.
-  if (created === null && (await redis.get(keys.secretsKeyCheck())) !== fingerprint)
-    throw wrongKey(origin);
+  if (!created && (await store.keyCheck()) !== fingerprint) throw wrongKey(origin);
 }
 
 export async function readKeyFile(file: string): Promise<Buffer | null> {

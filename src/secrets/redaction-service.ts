@@ -1,6 +1,5 @@
 import type { Logger } from '../log/logger.js';
-import { keys } from '../store/keys.js';
-import type { Redis } from '../store/redis.js';
+import type { RedactionSetRepository } from '../store/redaction-set-repository.js';
 import type { SecretCrypto } from './crypto.js';
 import { openRedactionSet } from './redaction-set.js';
 import { createRedactor, emptyRedactor, type Redactor } from './redactor.js';
@@ -19,16 +18,12 @@ export interface RedactionService {
 }
 
 export interface RedactionServiceDeps {
-  /** A store connection (key prefix applied by ioredis). */
-  redis: Redis;
-  /** Makes the connection for SUBSCRIBE, e.g. `() => createRedis(target, 'subscriber')`; owned by the service. */
-  subscriberFactory?: () => Redis;
+  /** The sealed set, its version and its change channel. */
+  redactionSet: RedactionSetRepository;
   crypto: SecretCrypto;
   log?: Logger;
   /** Fallback polling of the version counter, for a missed message. */
   pollMs?: number;
-  /** Deployment prefix for the channel; defaults to the connection's key prefix. */
-  prefix?: string;
 }
 
 /**
@@ -36,9 +31,7 @@ export interface RedactionServiceDeps {
  * is published, and polls the version counter in case a message was lost (a reconnect, say).
  */
 export function createRedactionService(deps: RedactionServiceDeps): RedactionService {
-  const { redis, crypto, log } = deps;
-  const prefix = deps.prefix ?? redis.options.keyPrefix ?? '';
-  const channel = keys.redactionChannel(prefix);
+  const { redactionSet, crypto, log } = deps;
   let redactor: Redactor = emptyRedactor;
   let loadedVersion = -1;
   let running: Promise<void> | null = null;
@@ -46,17 +39,11 @@ export function createRedactionService(deps: RedactionServiceDeps): RedactionSer
   let closed = false;
 
   async function load(): Promise<void> {
-    const result = await redis.multi().get(keys.redactionVersion()).get(keys.redactionSet()).exec();
-    if (closed || result === null) return;
-    const [[versionErr, rawVersion], [setErr, blob]] = result as [
-      [Error | null, unknown],
-      [Error | null, unknown],
-    ];
-    if (versionErr) throw versionErr;
-    if (setErr) throw setErr;
-    const version = Number(rawVersion ?? 0);
+    const stored = await redactionSet.read();
+    if (closed || stored === null) return;
+    const { version, blob } = stored;
     if (version === loadedVersion) return;
-    const entries = typeof blob === 'string' ? openRedactionSet(blob, crypto) : [];
+    const entries = blob !== null ? openRedactionSet(blob, crypto) : [];
     const started = performance.now();
     redactor = entries.length > 0 ? createRedactor(entries) : emptyRedactor;
     loadedVersion = version;
@@ -97,21 +84,13 @@ export function createRedactionService(deps: RedactionServiceDeps): RedactionSer
     });
   };
 
-  const subscriber = deps.subscriberFactory?.() ?? null;
-  if (subscriber) {
-    subscriber.on('message', (ch: string) => {
-      if (ch === channel) reloadQuietly();
-    });
-    // After a reconnect ioredis resubscribes; anything published meanwhile was lost.
-    subscriber.on('ready', reloadQuietly);
-    subscriber.on('error', (err: Error) =>
-      log?.warn({ err: err.message }, 'redaction subscriber error'),
-    );
-  }
+  // Every change, and every reconnect (anything published meanwhile was lost), reloads.
+  const watch = redactionSet.watch(reloadQuietly, (err) =>
+    log?.warn({ err: err.message }, 'redaction subscriber error'),
+  );
 
   const poll = async () => {
-    const raw = await redis.get(keys.redactionVersion());
-    if (Number(raw ?? 0) !== loadedVersion) await reload();
+    if ((await redactionSet.version()) !== loadedVersion) await reload();
   };
   const timer = setInterval(() => {
     poll().catch((err: unknown) =>
@@ -121,7 +100,7 @@ export function createRedactionService(deps: RedactionServiceDeps): RedactionSer
   timer.unref();
 
   const ready = (async () => {
-    if (subscriber) await subscriber.subscribe(channel);
+    await watch.ready;
     await reload();
   })();
   // Callers that never await `ready` must not crash the process with an unhandled rejection.
@@ -136,7 +115,7 @@ export function createRedactionService(deps: RedactionServiceDeps): RedactionSer
     async close() {
       closed = true;
       clearInterval(timer);
-      if (subscriber) subscriber.disconnect();
+      watch.close();
     },
   };
 }

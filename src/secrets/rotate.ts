@@ -1,20 +1,15 @@
 import { rename, rm } from 'node:fs/promises';
 import type { LoadedConfig } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
-import { keys } from '../store/keys.js';
-import { createRedis, type Redis } from '../store/redis.js';
+import type { Redis } from '../store/redis.js';
+import { createSecretRepository } from '../store/secret-repository.js';
 import { createSecretCrypto, generateSecretsKey, keyFingerprint } from './crypto.js';
 import { openSecretsKey, stagedKeyPath, writeKeyFile, type KeyOrigin } from './key.js';
-import { reencryptAll } from './store.js';
-
-/** Re-encrypts every stored secret from `oldKey` to `newKey` in one transaction; returns how many. */
-export async function rotateKey(redis: Redis, oldKey: Buffer, newKey: Buffer): Promise<number> {
-  return reencryptAll(redis, createSecretCrypto(oldKey), createSecretCrypto(newKey), newKey);
-}
+import { reencryptAll } from './secret-service.js';
 
 export interface RotateOptions {
-  /** A store connection; by default one is made from the config and closed afterwards. */
-  redis?: Redis;
+  /** A store connection (key prefix applied), e.g. the booted context's. */
+  redis: Redis;
   /** Where the new key is shown when it came from the environment (default: stdout). */
   print?: (text: string) => void;
 }
@@ -36,43 +31,34 @@ export interface RotateResult {
 export async function rotateSecretsKey(
   config: LoadedConfig,
   log: Logger,
-  options: RotateOptions = {},
+  options: RotateOptions,
 ): Promise<RotateResult> {
-  const redis =
-    options.redis ??
-    createRedis(
-      { url: config.redis.url ?? 'redis://127.0.0.1:6379', prefix: config.redis.prefix },
-      'store',
-    );
+  const secrets = createSecretRepository(options.redis);
   const print = options.print ?? ((text: string) => process.stdout.write(text));
+  const current = await openSecretsKey(config, secrets, log);
+  const newKey = generateSecretsKey();
+  const staged = stagedKeyPath(config);
+  await writeKeyFile(staged, newKey);
+  let count: number;
   try {
-    const current = await openSecretsKey(config, redis, log);
-    const newKey = generateSecretsKey();
-    const staged = stagedKeyPath(config);
-    await writeKeyFile(staged, newKey);
-    let count: number;
-    try {
-      count = await reencryptAll(redis, current.crypto, createSecretCrypto(newKey), newKey);
-    } catch (err) {
-      // The reply may be lost after EXEC ran: the check value says which key is in force.
-      const check = await redis.get(keys.secretsKeyCheck()).catch(() => null);
-      if (check !== keyFingerprint(newKey)) {
-        await rm(staged, { force: true });
-        throw err;
-      }
-      count = await redis.hlen(keys.secretIndex());
+    count = await reencryptAll(secrets, current.crypto, createSecretCrypto(newKey), newKey);
+  } catch (err) {
+    // The reply may be lost after EXEC ran: the check value says which key is in force.
+    const check = await secrets.keyCheck().catch(() => null);
+    if (check !== keyFingerprint(newKey)) {
+      await rm(staged, { force: true });
+      throw err;
     }
-    if (current.origin === 'file') {
-      await rename(staged, current.file);
-      log.info({ file: current.file, secrets: count }, 'secrets key rotated');
-      return { secrets: count, origin: 'file', file: current.file };
-    }
-    print(
-      `Secrets re-encrypted with a new key. Set STEWARD_SECRETS_KEY to the line below, restart every Steward process, then delete ${staged}:\n${newKey.toString('base64')}\n`,
-    );
-    log.info({ secrets: count }, 'secrets key rotated; the new key was printed');
-    return { secrets: count, origin: 'config', file: null };
-  } finally {
-    if (!options.redis) redis.disconnect();
+    count = await secrets.count();
   }
+  if (current.origin === 'file') {
+    await rename(staged, current.file);
+    log.info({ file: current.file, secrets: count }, 'secrets key rotated');
+    return { secrets: count, origin: 'file', file: current.file };
+  }
+  print(
+    `Secrets re-encrypted with a new key. Set STEWARD_SECRETS_KEY to the line below, restart every Steward process, then delete ${staged}:\n${newKey.toString('base64')}\n`,
+  );
+  log.info({ secrets: count }, 'secrets key rotated; the new key was printed');
+  return { secrets: count, origin: 'config', file: null };
 }

@@ -29,7 +29,7 @@ describe('schedule runs through the API', () => {
       ['failing.star', 'def main():\n    fail("disk full")\n'],
     ]) {
       await t.services.scripts.create(name as string, source as string, 'admin');
-      await t.services.scripts.store.approve(name as string, 'admin');
+      await t.services.scripts.approve(name as string, 'admin');
     }
     await t.services.scripts.create('pending.star', 'result = 1\n', 'admin');
   });
@@ -123,7 +123,7 @@ describe('schedule runs through the API', () => {
 
   it('refuses a script changed since approval (script_modified reason)', async () => {
     await t.services.scripts.create('drift.star', 'result = 1\n', 'admin');
-    await t.services.scripts.store.approve('drift.star', 'admin');
+    await t.services.scripts.approve('drift.star', 'admin');
     await t.services.scripts.update('drift.star', 'result = 2\n', 'admin');
     const s = (await post({ ...script, script_name: 'drift.star', enabled: false })).json();
     await inject({ method: 'POST', url: `/api/schedules/${s.id}/run` });

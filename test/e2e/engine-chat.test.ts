@@ -82,7 +82,7 @@ describe('chat through the supervised engine and Steward tools', { timeout: 120_
       '# @secrets: E2E_KEY\ndef main():\n    return {"key": secrets.get("E2E_KEY")}\n',
       'admin',
     );
-    await t.services.scripts.store.approve('leaky.star', 'admin');
+    await t.services.scripts.approve('leaky.star', 'admin');
   }, 120_000);
 
   afterAll(async () => {

@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createEngineModule, DEFAULT_ENGINE_URL } from '../../src/engine/engine-module.js';
+import { createEnginePreferencesRepository } from '../../src/store/engine-preferences-repository.js';
 import { storeRedis, uniquePrefix } from '../support/redis.js';
 
 const log = pino({ level: 'silent' });
@@ -12,7 +13,7 @@ const build = (overrides: Record<string, unknown>, supervise?: boolean) =>
   createEngineModule({
     config: loadConfig({ cwd: '/srv/steward', overrides }),
     log,
-    redis,
+    preferences: createEnginePreferencesRepository(redis),
     redisUrl: 'redis://127.0.0.1:6379',
     ...(supervise === undefined ? {} : { supervise }),
   });

@@ -4,6 +4,7 @@ import { createEngineClient, type EngineClient } from '../../src/engine/client.j
 import { createModelsService, type ModelsService } from '../../src/engine/models-service.js';
 import { createSessionsService, type SessionsService } from '../../src/engine/sessions-service.js';
 import { keys } from '../../src/store/keys.js';
+import { createEnginePreferencesRepository } from '../../src/store/engine-preferences-repository.js';
 import type { Redis } from '../../src/store/redis.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { startTestEngine, type TestEngine } from '../support/opencode.js';
@@ -30,8 +31,12 @@ describe('sessions and models services against a real engine', { timeout: 60_000
       requestTimeoutMs: 10_000,
     });
     redis = storeRedis(prefix);
-    sessions = createSessionsService({ client, redis, log });
-    models = createModelsService({ client, redis });
+    sessions = createSessionsService({
+      client,
+      preferences: createEnginePreferencesRepository(redis),
+      log,
+    });
+    models = createModelsService({ client, preferences: createEnginePreferencesRepository(redis) });
   });
 
   afterAll(async () => {

@@ -35,7 +35,7 @@ describe('steward mcp over stdio', () => {
       '# @secrets: API_TOKEN\ndef main():\n    return {"token": secrets.get("API_TOKEN")}\n',
       'admin',
     );
-    await services.scripts.store.approve('leaky.star', 'admin');
+    await services.scripts.approve('leaky.star', 'admin');
     await services.scripts.create('waiting.star', 'result = 1\n', 'admin');
     await services.scripts.create('allowed.star', 'def main():\n    return 7\n', 'admin');
 
@@ -137,7 +137,7 @@ describe('steward mcp over stdio', () => {
     expect(first.isError).toBe(true);
     const name = /"(exec-[0-9a-f]{12})"/.exec(text(first))?.[1];
     expect(name).toBeDefined();
-    await services.scripts.store.approve(`${name}.star`, 'admin');
+    await services.scripts.approve(`${name}.star`, 'admin');
     const second = await client.callTool({ name: 'script_exec', arguments: { code } });
     expect(second.isError).toBeFalsy();
     expect(JSON.parse(text(second)).result).toEqual({ n: 42 });

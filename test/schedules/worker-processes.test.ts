@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createScriptStore } from '../../src/scripts/script-store.js';
+import { createFileMirror } from '../../src/scripts/file-mirror.js';
+import { createScriptService } from '../../src/scripts/script-service.js';
 import { keys } from '../../src/store/keys.js';
+import { createScriptRepository } from '../../src/store/script-repository.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from './harness.js';
 import { spawnWorker, type WorkerProcess } from './processes.js';
 
@@ -40,9 +42,13 @@ describe('schedules across worker processes', () => {
 
   /** An approved script in the shared store, which the worker processes' runner will run. */
   async function approvedScript(name: string, source: string) {
-    const store = createScriptStore({ redis: h!.t.ctx.redis });
-    await store.create(name, source, { author: 'admin', message: 'created' });
-    await store.approve(name, 'admin');
+    const scripts = createScriptService({
+      store: createScriptRepository(h!.t.ctx.redis),
+      mirror: createFileMirror(h!.t.ctx.config.paths.scripts),
+      log: h!.t.ctx.log,
+    });
+    await scripts.create(name, source, 'admin');
+    await scripts.approve(name, 'admin');
   }
 
   it('three workers run each firing of an every-second cron exactly once', async () => {

@@ -21,9 +21,9 @@ afterAll(async () => {
 describe('reloadFromDisk', () => {
   it('imports new and changed files as pending, reports invalid ones, writes back missing ones', async () => {
     await services.scripts.create('kept.star', 'result = 1\n', 'admin');
-    await services.scripts.store.approve('kept.star', 'admin');
+    await services.scripts.approve('kept.star', 'admin');
     await services.scripts.create('changed.star', 'result = 1\n', 'admin');
-    await services.scripts.store.approve('changed.star', 'admin');
+    await services.scripts.approve('changed.star', 'admin');
     await services.scripts.create('lost.star', 'result = "lost"\n', 'admin');
 
     writeFileSync(path.join(dir, 'new.star'), '# @description: from disk\nresult = 2\n');
@@ -42,15 +42,15 @@ describe('reloadFromDisk', () => {
     expect(report.errors.map((e) => e.name).sort()).toEqual(['bad name.star', 'bad.star']);
     expect(report.errors.find((e) => e.name === 'bad.star')?.message).toMatch(/bad\.star:1:/);
 
-    const created = await services.scripts.store.mustGet('new.star');
+    const created = await services.scripts.mustGet('new.star');
     expect(created).toMatchObject({ status: 'pending', metadata: { description: 'from disk' } });
-    const versions = await services.scripts.store.versions('new.star');
+    const versions = await services.scripts.versions('new.star');
     expect(versions[0]).toMatchObject({
       author: 'filesystem',
       message: 'imported from filesystem',
     });
-    expect((await services.scripts.store.mustGet('changed.star')).status).toBe('pending');
-    expect((await services.scripts.store.mustGet('kept.star')).status).toBe('approved');
+    expect((await services.scripts.mustGet('changed.star')).status).toBe('pending');
+    expect((await services.scripts.mustGet('kept.star')).status).toBe('approved');
     expect(await services.scripts.store.get('bad.star')).toBeNull();
     expect(readFileSync(path.join(dir, 'lost.star'), 'utf8')).toBe('result = "lost"\n');
   });
@@ -60,7 +60,7 @@ describe('reloadFromDisk', () => {
     writeFileSync(path.join(dir, 'shared.star'), 'result = 2\n');
     const other = await buildCore(t.ctx);
     await Promise.all([services.scripts.reloadFromDisk(), other.scripts.reloadFromDisk()]);
-    expect(await services.scripts.store.versions('shared.star')).toHaveLength(2);
+    expect(await services.scripts.versions('shared.star')).toHaveLength(2);
   });
 
   it('removes the file with the script', async () => {

@@ -8,9 +8,10 @@ import { generateSecretsKey } from '../../src/secrets/crypto.js';
 import { SecretsKeyError } from '../../src/errors/secrets-errors.js';
 import { keyFilePath, openSecretsKey, stagedKeyPath } from '../../src/secrets/key.js';
 import { rotateSecretsKey } from '../../src/secrets/rotate.js';
-import { createSecretStore } from '../../src/secrets/store.js';
 import { keys } from '../../src/store/keys.js';
+import { createSecretRepository } from '../../src/store/secret-repository.js';
 import { dropPrefix, storeRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { secretServiceOn } from '../support/secrets.js';
 
 const log = createLogger('silent');
 const dirs: string[] = [];
@@ -30,7 +31,8 @@ function setup(envKey?: string) {
       'redis.prefix': prefix,
     },
   });
-  return { config, redis: storeRedis(prefix), dir };
+  const redis = storeRedis(prefix);
+  return { config, redis, secrets: createSecretRepository(redis), dir };
 }
 
 afterAll(async () => {
@@ -46,33 +48,33 @@ describe('secrets key', () => {
   });
 
   it('generates <data>/secrets_key with mode 0600 on first start, and reuses it', async () => {
-    const first = await openSecretsKey(ctx.config, ctx.redis, log);
+    const first = await openSecretsKey(ctx.config, ctx.secrets, log);
     expect(first.origin).toBe('file');
     const file = keyFilePath(ctx.config);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64').equals(first.key)).toBe(true);
     expect(await ctx.redis.get(keys.secretsKeyCheck())).toBe(first.crypto.fingerprint);
-    const second = await openSecretsKey(ctx.config, ctx.redis, log);
+    const second = await openSecretsKey(ctx.config, ctx.secrets, log);
     expect(second.key.equals(first.key)).toBe(true);
   });
 
   it('stops on a wrong key and keeps the stored values', async () => {
-    const { crypto } = await openSecretsKey(ctx.config, ctx.redis, log);
-    await createSecretStore({ redis: ctx.redis, crypto }).set('KEEP_ME', 'the-value-to-keep-1');
+    const { crypto } = await openSecretsKey(ctx.config, ctx.secrets, log);
+    await secretServiceOn(ctx.redis, crypto).set('KEEP_ME', 'the-value-to-keep-1');
     const before = await ctx.redis.get(keys.secret('KEEP_ME'));
     writeFileSync(keyFilePath(ctx.config), `${generateSecretsKey().toString('base64')}\n`);
-    await expect(openSecretsKey(ctx.config, ctx.redis, log)).rejects.toThrow(SecretsKeyError);
-    await expect(openSecretsKey(ctx.config, ctx.redis, log)).rejects.toThrow(
+    await expect(openSecretsKey(ctx.config, ctx.secrets, log)).rejects.toThrow(SecretsKeyError);
+    await expect(openSecretsKey(ctx.config, ctx.secrets, log)).rejects.toThrow(
       /not the key the stored secrets/,
     );
     expect(await ctx.redis.get(keys.secret('KEEP_ME'))).toBe(before);
   });
 
   it('stops when the key file is missing but secrets are stored', async () => {
-    const { crypto } = await openSecretsKey(ctx.config, ctx.redis, log);
-    await createSecretStore({ redis: ctx.redis, crypto }).set('KEEP_ME', 'the-value-to-keep-2');
+    const { crypto } = await openSecretsKey(ctx.config, ctx.secrets, log);
+    await secretServiceOn(ctx.redis, crypto).set('KEEP_ME', 'the-value-to-keep-2');
     rmSync(keyFilePath(ctx.config));
-    await expect(openSecretsKey(ctx.config, ctx.redis, log)).rejects.toThrow(
+    await expect(openSecretsKey(ctx.config, ctx.secrets, log)).rejects.toThrow(
       /key file .* is missing/,
     );
     expect(existsSync(keyFilePath(ctx.config))).toBe(false);
@@ -83,19 +85,19 @@ describe('secrets key', () => {
     const key = generateSecretsKey();
     const env = setup(key.toString('base64'));
     try {
-      const opened = await openSecretsKey(env.config, env.redis, log);
+      const opened = await openSecretsKey(env.config, env.secrets, log);
       expect(opened.origin).toBe('config');
       expect(opened.key.equals(key)).toBe(true);
       expect(existsSync(keyFilePath(env.config))).toBe(false);
       const bad = setup('bm90LWEta2V5');
-      await expect(openSecretsKey(bad.config, bad.redis, log)).rejects.toThrow(
+      await expect(openSecretsKey(bad.config, bad.secrets, log)).rejects.toThrow(
         /STEWARD_SECRETS_KEY/,
       );
       bad.redis.disconnect();
       const wrong = setup(generateSecretsKey().toString('base64'));
       wrong.redis.disconnect();
       await expect(
-        openSecretsKey({ ...wrong.config, paths: env.config.paths }, env.redis, log),
+        openSecretsKey({ ...wrong.config, paths: env.config.paths }, env.secrets, log),
       ).rejects.toThrow(SecretsKeyError);
     } finally {
       env.redis.disconnect();
@@ -107,17 +109,17 @@ describe('key rotation', () => {
   it('re-encrypts every secret and replaces the key file', async () => {
     const ctx = setup();
     try {
-      const old = await openSecretsKey(ctx.config, ctx.redis, log);
-      const store = createSecretStore({ redis: ctx.redis, crypto: old.crypto });
+      const old = await openSecretsKey(ctx.config, ctx.secrets, log);
+      const store = secretServiceOn(ctx.redis, old.crypto);
       await store.set('ONE', 'first-value-1234');
       await store.set('TWO', 'second-value-5678');
       const version = Number(await ctx.redis.get(keys.redactionVersion()));
       const result = await rotateSecretsKey(ctx.config, log, { redis: ctx.redis });
       expect(result).toEqual({ secrets: 2, origin: 'file', file: keyFilePath(ctx.config) });
       expect(existsSync(stagedKeyPath(ctx.config))).toBe(false);
-      const fresh = await openSecretsKey(ctx.config, ctx.redis, log);
+      const fresh = await openSecretsKey(ctx.config, ctx.secrets, log);
       expect(fresh.key.equals(old.key)).toBe(false);
-      const next = createSecretStore({ redis: ctx.redis, crypto: fresh.crypto });
+      const next = secretServiceOn(ctx.redis, fresh.crypto);
       expect(await next.get('ONE')).toBe('first-value-1234');
       expect(await next.get('TWO')).toBe('second-value-5678');
       expect(Number(await ctx.redis.get(keys.redactionVersion()))).toBe(version + 1);
@@ -131,11 +133,8 @@ describe('key rotation', () => {
   it('prints the new key when the key came from the environment', async () => {
     const ctx = setup(generateSecretsKey().toString('base64'));
     try {
-      const old = await openSecretsKey(ctx.config, ctx.redis, log);
-      await createSecretStore({ redis: ctx.redis, crypto: old.crypto }).set(
-        'ONE',
-        'first-value-1234',
-      );
+      const old = await openSecretsKey(ctx.config, ctx.secrets, log);
+      await secretServiceOn(ctx.redis, old.crypto).set('ONE', 'first-value-1234');
       let printed = '';
       const result = await rotateSecretsKey(ctx.config, log, {
         redis: ctx.redis,
@@ -144,16 +143,14 @@ describe('key rotation', () => {
       expect(result.origin).toBe('config');
       const newKey = printed.trim().split('\n').at(-1) as string;
       // The old key no longer opens; the printed one does; the staged copy is the same key.
-      await expect(openSecretsKey(ctx.config, ctx.redis, log)).rejects.toThrow(/rotation/);
+      await expect(openSecretsKey(ctx.config, ctx.secrets, log)).rejects.toThrow(/rotation/);
       expect(readFileSync(stagedKeyPath(ctx.config), 'utf8').trim()).toBe(newKey);
       const next = await openSecretsKey(
         { ...ctx.config, secrets: { key: newKey } },
-        ctx.redis,
+        ctx.secrets,
         log,
       );
-      expect(await createSecretStore({ redis: ctx.redis, crypto: next.crypto }).get('ONE')).toBe(
-        'first-value-1234',
-      );
+      expect(await secretServiceOn(ctx.redis, next.crypto).get('ONE')).toBe('first-value-1234');
     } finally {
       ctx.redis.disconnect();
     }
@@ -162,22 +159,17 @@ describe('key rotation', () => {
   it('finishes an interrupted rotation at start-up', async () => {
     const ctx = setup();
     try {
-      const old = await openSecretsKey(ctx.config, ctx.redis, log);
-      await createSecretStore({ redis: ctx.redis, crypto: old.crypto }).set(
-        'ONE',
-        'first-value-1234',
-      );
+      const old = await openSecretsKey(ctx.config, ctx.secrets, log);
+      await secretServiceOn(ctx.redis, old.crypto).set('ONE', 'first-value-1234');
       await rotateSecretsKey(ctx.config, log, { redis: ctx.redis });
       // Simulate a crash between EXEC and the rename: old key back in place, new one staged.
       const current = readFileSync(keyFilePath(ctx.config), 'utf8');
       writeFileSync(stagedKeyPath(ctx.config), current, { mode: 0o600 });
       writeFileSync(keyFilePath(ctx.config), `${old.key.toString('base64')}\n`, { mode: 0o600 });
-      const opened = await openSecretsKey(ctx.config, ctx.redis, log);
+      const opened = await openSecretsKey(ctx.config, ctx.secrets, log);
       expect(readFileSync(keyFilePath(ctx.config), 'utf8')).toBe(current);
       expect(existsSync(stagedKeyPath(ctx.config))).toBe(false);
-      expect(await createSecretStore({ redis: ctx.redis, crypto: opened.crypto }).get('ONE')).toBe(
-        'first-value-1234',
-      );
+      expect(await secretServiceOn(ctx.redis, opened.crypto).get('ONE')).toBe('first-value-1234');
     } finally {
       ctx.redis.disconnect();
     }

@@ -4,10 +4,11 @@ import {
   createRedactionService,
   type RedactionService,
 } from '../../src/secrets/redaction-service.js';
-import { createSecretStore } from '../../src/secrets/store.js';
+import { createRedactionSetRepository } from '../../src/store/redaction-set-repository.js';
 import { createRedis, type Redis } from '../../src/store/redis.js';
 import { keys } from '../../src/store/keys.js';
 import { dropPrefix, storeRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { secretServiceOn } from '../support/secrets.js';
 
 const crypto = createSecretCrypto(generateSecretsKey());
 const services: RedactionService[] = [];
@@ -45,13 +46,21 @@ describe('redaction service', () => {
   it('a set through one process is redacted by another within 1 s (pub/sub)', async () => {
     const { make, subscriberFactory } = connections('redsvc');
     // Polling far slower than the deadline, so only the published message can meet it.
-    const a = createRedactionService({ redis: make(), subscriberFactory, crypto, pollMs: 60_000 });
-    const b = createRedactionService({ redis: make(), subscriberFactory, crypto, pollMs: 60_000 });
+    const a = createRedactionService({
+      redactionSet: createRedactionSetRepository({ redis: make(), subscriberFactory }),
+      crypto,
+      pollMs: 60_000,
+    });
+    const b = createRedactionService({
+      redactionSet: createRedactionSetRepository({ redis: make(), subscriberFactory }),
+      crypto,
+      pollMs: 60_000,
+    });
     services.push(a, b);
     await Promise.all([a.ready, b.ready]);
     expect(b.redact('token: live-token-abcdef123')).toBe('token: live-token-abcdef123');
 
-    const store = createSecretStore({ redis: make(), crypto });
+    const store = secretServiceOn(make(), crypto);
     await store.set('LIVE_TOKEN', 'live-token-abcdef123');
     const took = await within(
       1000,
@@ -67,8 +76,11 @@ describe('redaction service', () => {
 
   it('loads what is already stored at start', async () => {
     const { make } = connections('redsvc');
-    await createSecretStore({ redis: make(), crypto }).set('EARLY', 'stored-before-start-1');
-    const service = createRedactionService({ redis: make(), crypto });
+    await secretServiceOn(make(), crypto).set('EARLY', 'stored-before-start-1');
+    const service = createRedactionService({
+      redactionSet: createRedactionSetRepository({ redis: make() }),
+      crypto,
+    });
     services.push(service);
     await service.ready;
     expect(service.redact('stored-before-start-1')).toBe('[REDACTED:EARLY]');
@@ -76,18 +88,26 @@ describe('redaction service', () => {
 
   it('falls back to polling the version when no message arrives', async () => {
     const { make } = connections('redsvc');
-    const service = createRedactionService({ redis: make(), crypto, pollMs: 50 });
+    const service = createRedactionService({
+      redactionSet: createRedactionSetRepository({ redis: make() }),
+      crypto,
+      pollMs: 50,
+    });
     services.push(service);
     await service.ready;
-    await createSecretStore({ redis: make(), crypto }).set('POLLED', 'polled-secret-value');
+    await secretServiceOn(make(), crypto).set('POLLED', 'polled-secret-value');
     await within(1000, () => service.redact('polled-secret-value') === '[REDACTED:POLLED]');
   });
 
   it('keeps the last good redactor when a reload fails', async () => {
     const { make } = connections('redsvc');
     const redis = make();
-    await createSecretStore({ redis, crypto }).set('GOOD', 'good-secret-value-1');
-    const service = createRedactionService({ redis: make(), crypto, pollMs: 50 });
+    await secretServiceOn(redis, crypto).set('GOOD', 'good-secret-value-1');
+    const service = createRedactionService({
+      redactionSet: createRedactionSetRepository({ redis: make() }),
+      crypto,
+      pollMs: 50,
+    });
     services.push(service);
     await service.ready;
     await redis.set(keys.redactionSet(), 'v1:garbage-that-will-not-decrypt');
@@ -98,9 +118,9 @@ describe('redaction service', () => {
 
   it('fails `ready` when the stored set does not open with the key', async () => {
     const { make } = connections('redsvc');
-    await createSecretStore({ redis: make(), crypto }).set('ANY', 'any-secret-value-1');
+    await secretServiceOn(make(), crypto).set('ANY', 'any-secret-value-1');
     const service = createRedactionService({
-      redis: make(),
+      redactionSet: createRedactionSetRepository({ redis: make() }),
       crypto: createSecretCrypto(generateSecretsKey()),
     });
     services.push(service);

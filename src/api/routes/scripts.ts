@@ -39,7 +39,6 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
   app,
   { scripts, runner },
 ) => {
-  const { store } = scripts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   // approve/delete are often sent with a JSON content type and no body; that is not an error.
@@ -59,8 +58,8 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
   });
 
   const version = async (name: string, commit: string) => {
-    await store.mustGet(name);
-    const found = commitPattern.test(commit) ? await store.version(name, commit) : null;
+    await scripts.mustGet(name);
+    const found = commitPattern.test(commit) ? await scripts.version(name, commit) : null;
     if (!found) throw new NotFoundError(`script ${name} has no version ${commit}`);
     return found;
   };
@@ -68,15 +67,15 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
   r.get(
     '/scripts',
     { schema: { response: { 200: z.object({ scripts: z.array(scriptListEntrySchema) }) } } },
-    async () => ({ scripts: (await store.list()).map(toListEntry) }),
+    async () => ({ scripts: (await scripts.list()).map(toListEntry) }),
   );
 
   r.get(
     '/scripts/:name',
     { schema: { params: nameParams, response: { 200: scriptDetailSchema } } },
     async (req) => {
-      const record = await store.mustGet(req.params.name);
-      return toDetail(record, await store.executionHistory(record.name));
+      const record = await scripts.mustGet(req.params.name);
+      return toDetail(record, await scripts.executionHistory(record.name));
     },
   );
 
@@ -120,7 +119,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
       },
     },
     async (req) => {
-      const record = await store.approve(req.params.name, actor(req), req.body?.hash);
+      const record = await scripts.approve(req.params.name, actor(req), req.body?.hash);
       return {
         name: record.name,
         status: 'approved' as const,
@@ -148,7 +147,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
       },
     },
     async (req) => {
-      const record = await store.reject(req.params.name, actor(req), req.body.reason);
+      const record = await scripts.reject(req.params.name, actor(req), req.body.reason);
       return {
         name: record.name,
         status: 'rejected' as const,
@@ -193,7 +192,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
         response: { 200: z.object({ versions: z.array(versionEntrySchema) }) },
       },
     },
-    async (req) => ({ versions: await store.versions(req.params.name) }),
+    async (req) => ({ versions: await scripts.versions(req.params.name) }),
   );
 
   r.get(
@@ -221,12 +220,12 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
     },
     async (req) => {
       const { name } = req.params;
-      const record = await store.mustGet(name);
+      const record = await scripts.mustGet(name);
       // Without `to` the current version; without `from` the one before `to`.
       const toCommit = req.query.to ?? record.head;
       let fromCommit = req.query.from;
       if (fromCommit === undefined) {
-        const commits = (await store.versions(name)).map((v) => v.commit);
+        const commits = (await scripts.versions(name)).map((v) => v.commit);
         fromCommit = commits[commits.indexOf(toCommit) + 1] ?? toCommit;
       }
       const [from, to] = await Promise.all([version(name, fromCommit), version(name, toCommit)]);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { NotFoundError } from '../../errors/request-errors.js';
 import { secretNameSchema, secretValueSchema } from '../../secrets/names.js';
 import type { RedactionService } from '../../secrets/redaction-service.js';
-import type { SecretStore } from '../../secrets/store.js';
+import type { SecretService } from '../../secrets/secret-service.js';
 
 const params = z.object({ name: secretNameSchema });
 const setBody = z.object({ value: secretValueSchema });
@@ -21,7 +21,7 @@ const setResultSchema = z.object({
 });
 
 export interface SecretRoutesOptions {
-  secrets: SecretStore;
+  secrets: SecretService;
   /** Every name declared by any script's `# @secrets:` header. */
   declaredNames: () => Promise<string[]>;
   /** This process's redactor, refreshed at once after a change (others follow via pub/sub). */

@@ -4,7 +4,7 @@ import type { Egress } from '../../net/egress.js';
 import { queues, type ScriptRunResult } from '../../queue/definitions.js';
 import { redactJson } from '../../scripts/deep-redact.js';
 import { runDeadlineMargin } from '../../scripts/script-runner.js';
-import type { ScriptStore } from '../../scripts/script-store.js';
+import type { ScriptRepository } from '../../store/script-repository.js';
 import { openBridge } from './host-bridge.js';
 import { createHostHandler } from './host-calls.js';
 import type { ScriptPool } from './pool.js';
@@ -19,7 +19,7 @@ export interface ScriptRunLimits {
 }
 
 export interface ProcessorDeps {
-  store: ScriptStore;
+  store: ScriptRepository;
   pool: ScriptPool;
   egress: Egress;
   limits: ScriptRunLimits;

@@ -3,12 +3,12 @@ import { queues } from '../../queue/definitions.js';
 import type { Context } from '../../runtime/context.js';
 import { bullPrefix, createRedis } from '../../store/redis.js';
 import type { Egress } from '../../net/egress.js';
-import type { ScriptStore } from '../../scripts/script-store.js';
+import type { ScriptRepository } from '../../store/script-repository.js';
 import { createScriptPool } from './pool.js';
 import { createScriptRunProcessor } from './processor.js';
 
 export interface ScriptRunWorkerDeps {
-  store: ScriptStore;
+  store: ScriptRepository;
   /** The process's egress client; each run's body budget is passed per request. */
   egress: Egress;
   getSecret: (name: string) => Promise<string | null>;

@@ -15,6 +15,7 @@ import { UnauthorizedError } from '../../../src/errors/request-errors.js';
 import { createRedactor } from '../../../src/secrets/redactor.js';
 import { createStreamRedactor } from '../../../src/secrets/stream-redactor.js';
 import { freePort } from '../../../src/store/embedded-redis.js';
+import { createEnginePreferencesRepository } from '../../../src/store/engine-preferences-repository.js';
 import type { Redis } from '../../../src/store/redis.js';
 import { startFakeModel, type FakeModel } from '../../support/fake-model.js';
 import { startTestEngine, type TestEngine } from '../../support/opencode.js';
@@ -36,8 +37,15 @@ async function buildTestApp(client: EngineClient, hub: EventHub, redis: Redis) {
   await app.register(errorsPlugin);
   // As the app does: at the root, so `injectWS` exists there; the chat plugin then reuses it.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
-  const sessions = createSessionsService({ client, redis, log });
-  const models = createModelsService({ client, redis });
+  const sessions = createSessionsService({
+    client,
+    preferences: createEnginePreferencesRepository(redis),
+    log,
+  });
+  const models = createModelsService({
+    client,
+    preferences: createEnginePreferencesRepository(redis),
+  });
   await app.register(
     async (api) => {
       await api.register(sessionRoutes, { sessions });

@@ -8,8 +8,10 @@ import {
   createRedactionService,
   type RedactionService,
 } from '../../../src/secrets/redaction-service.js';
-import { createSecretStore } from '../../../src/secrets/store.js';
+import { createSecretService } from '../../../src/secrets/secret-service.js';
+import { createRedactionSetRepository } from '../../../src/store/redaction-set-repository.js';
 import type { Redis } from '../../../src/store/redis.js';
+import { createSecretRepository } from '../../../src/store/secret-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../../support/redis.js';
 
 const VALUE = 'route-secret-value-0123456789';
@@ -24,8 +26,12 @@ describe('secret routes', () => {
   beforeAll(async () => {
     redis = storeRedis(prefix);
     const crypto = createSecretCrypto(generateSecretsKey());
-    const secrets = createSecretStore({ redis, crypto });
-    redaction = createRedactionService({ redis, crypto, pollMs: 60_000 });
+    const secrets = createSecretService({ secrets: createSecretRepository(redis), crypto });
+    redaction = createRedactionService({
+      redactionSet: createRedactionSetRepository({ redis }),
+      crypto,
+      pollMs: 60_000,
+    });
     await redaction.ready;
     app = Fastify({
       // Fastify's default (100) answers 414 for valid names of 101–128 characters.

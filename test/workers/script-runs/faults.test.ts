@@ -44,7 +44,7 @@ afterAll(async () => {
 
 async function approved(name: string, source: string) {
   await services.scripts.create(name, source, 'admin');
-  await services.scripts.store.approve(name, 'admin');
+  await services.scripts.approve(name, 'admin');
 }
 
 const run = (name: string) => services.scriptRunner.run({ name, args: {}, origin: 'api' });

@@ -53,7 +53,7 @@ beforeAll(async () => {
     ],
   ] as const) {
     await services.scripts.create(name, source, 'admin');
-    await services.scripts.store.approve(name, 'admin');
+    await services.scripts.approve(name, 'admin');
   }
 });
 

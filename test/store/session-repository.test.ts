@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSessionStore, type SessionStore } from '../../src/auth/session-store.js';
+import {
+  createSessionRepository,
+  type SessionRepository,
+} from '../../src/store/session-repository.js';
 import { keys } from '../../src/store/keys.js';
 import type { Redis } from '../../src/store/redis.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
 
 const prefix = uniquePrefix('sessions');
 let redis: Redis;
-let store: SessionStore;
+let store: SessionRepository;
 beforeAll(() => {
   redis = storeRedis(prefix);
-  store = createSessionStore(redis, { ttlMs: 60_000, graceMs: 30_000 });
+  store = createSessionRepository(redis, { ttlMs: 60_000, graceMs: 30_000 });
 });
 afterAll(async () => {
   redis.disconnect();

@@ -3,10 +3,10 @@ import { AppError } from '../../src/errors/catalogue.js';
 import { createSecretCrypto, generateSecretsKey } from '../../src/secrets/crypto.js';
 import { SecretDecryptError } from '../../src/errors/secrets-errors.js';
 import { openRedactionSet } from '../../src/secrets/redaction-set.js';
-import { createSecretStore } from '../../src/secrets/store.js';
 import { keys } from '../../src/store/keys.js';
 import type { Redis } from '../../src/store/redis.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
+import { secretServiceOn } from '../support/secrets.js';
 
 const VALUES = {
   GITHUB_TOKEN: 'ghp_R3allyS3cretT0kenValue0123456789',
@@ -14,16 +14,16 @@ const VALUES = {
   MULTI_LINE: '-----BEGIN KEY-----\nAAAAB3NzaC1yc2EAAAADAQABAAABAQ\n-----END KEY-----',
 };
 
-describe('secret store', () => {
+describe('secret repository (through the secret service)', () => {
   const prefix = uniquePrefix('secrets');
   let redis: Redis;
   const crypto = createSecretCrypto(generateSecretsKey());
   const clock = { now: new Date('2025-03-01T10:00:00.000Z') };
-  let store: ReturnType<typeof createSecretStore>;
+  let store: ReturnType<typeof secretServiceOn>;
 
   beforeAll(() => {
     redis = storeRedis(prefix);
-    store = createSecretStore({ redis, crypto, now: () => clock.now });
+    store = secretServiceOn(redis, crypto, () => clock.now);
   });
   afterAll(async () => {
     await dropPrefix(prefix);

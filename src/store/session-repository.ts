@@ -1,12 +1,13 @@
-import { keys } from '../store/keys.js';
-import type { Redis } from '../store/redis.js';
+import { keys } from './keys.js';
+import { callLua } from './lua-commands.js';
+import type { Redis } from './redis.js';
 
 /**
  * Login sessions, one hash per session id (`sid`): the user, the id (`jti`) of the current refresh
  * token, and the id of the one it replaced with the end of that token's grace period. The hash
  * expires with the refresh lifetime, renewed on every rotation.
  */
-export interface SessionStore {
+export interface SessionRepository {
   create(sid: string, username: string, jti: string): Promise<void>;
   /**
    * Redeems refresh token `jti` of session `sid`:
@@ -25,33 +26,17 @@ export type RedeemOutcome =
   | { kind: 'reused' }
   | { kind: 'unknown' };
 
-// Redis's clock, not the caller's: several API processes must agree on when a grace ends.
-const redeemScript = `
-local s = redis.call('HMGET', KEYS[1], 'current', 'previous', 'previous_until', 'username')
-if not s[1] or s[4] ~= ARGV[2] then return {'unknown', ''} end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if ARGV[1] == s[1] then
-  redis.call('HSET', KEYS[1], 'current', ARGV[3], 'previous', ARGV[1], 'previous_until', tostring(now + tonumber(ARGV[4])))
-  redis.call('PEXPIRE', KEYS[1], ARGV[5])
-  return {'rotated', ARGV[3]}
-end
-if s[2] and ARGV[1] == s[2] and now < tonumber(s[3]) then
-  redis.call('PEXPIRE', KEYS[1], ARGV[5])
-  return {'grace', s[1]}
-end
-redis.call('DEL', KEYS[1])
-return {'reused', ''}
-`;
-
-export interface SessionStoreOptions {
+export interface SessionRepositoryOptions {
   /** Lifetime of a session without refresh: the refresh token lifetime. */
   ttlMs: number;
   /** How long a rotated-out refresh token keeps working. */
   graceMs: number;
 }
 
-export function createSessionStore(redis: Redis, options: SessionStoreOptions): SessionStore {
+export function createSessionRepository(
+  redis: Redis,
+  options: SessionRepositoryOptions,
+): SessionRepository {
   return {
     async create(sid, username, jti) {
       await redis
@@ -65,9 +50,10 @@ export function createSessionStore(redis: Redis, options: SessionStoreOptions): 
         .exec();
     },
     async redeem(sid, username, jti, freshJti) {
-      const [kind, id] = (await redis.eval(
-        redeemScript,
-        1,
+      // lua/session-redeem-1.lua: on Redis's clock, so every API process agrees on the grace.
+      const [kind, id] = (await callLua(
+        redis,
+        'sessionRedeem',
         keys.authSession(sid),
         jti,
         username,

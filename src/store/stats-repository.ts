@@ -12,7 +12,7 @@ export interface ExecutionStats {
  * Execution counters shared by every process. They live in Redis (not per process) because the
  * runs happen in worker processes while `/metrics` is answered by API replicas.
  */
-export function createStatsStore(redis: Redis) {
+export function createStatsRepository(redis: Redis) {
   return {
     async record(success: boolean, durationMs: number): Promise<void> {
       await redis
@@ -36,4 +36,4 @@ export function createStatsStore(redis: Redis) {
   };
 }
 
-export type StatsStore = ReturnType<typeof createStatsStore>;
+export type StatsRepository = ReturnType<typeof createStatsRepository>;
