@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, notFound, unavailable } from '../errors/catalogue.js';
 import type { QueueClient } from '../queue/client.js';
+import { toScriptName } from '../scripts/script-schema.js';
 import type { Redis } from '../store/redis.js';
 import type {
   CreateScheduleInput,
@@ -11,7 +12,7 @@ import type {
 } from './schedule-schema.js';
 import { toResource, type ScheduleStore } from './schedule-store.js';
 import { scheduleJobOptions, type SchedulerSync } from './scheduler-sync.js';
-import { assertValidConfig, normalizeScriptName } from './validate.js';
+import { assertValidConfig } from './validate.js';
 import { withLock } from './with-lock.js';
 
 export interface ScheduleServiceDeps {
@@ -56,7 +57,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         run_once: input.run_once ?? false,
         timezone: input.timezone ?? 'UTC',
         ...(input.script_name !== undefined
-          ? { script_name: normalizeScriptName(input.script_name) }
+          ? { script_name: toScriptName(input.script_name) }
           : {}),
         ...(input.prompt !== undefined ? { prompt: input.prompt } : {}),
         ...(input.output_target ? { output_target: input.output_target } : {}),
@@ -79,7 +80,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         >) {
           if (value === undefined) continue;
           let v = value === null ? undefined : value;
-          if (field === 'script_name' && typeof v === 'string') v = normalizeScriptName(v);
+          if (field === 'script_name' && typeof v === 'string') v = toScriptName(v);
           (changes as Record<string, unknown>)[field] = v;
         }
         const merged: ScheduleConfig = { ...cur, ...changes };

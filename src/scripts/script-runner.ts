@@ -6,7 +6,7 @@ import type { StatsStore } from '../store/stats-store.js';
 import { redactJson } from './deep-redact.js';
 import type { FileMirror } from './file-mirror.js';
 import { hashSource } from './hashing.js';
-import type { ScriptRecord } from './script-record.js';
+import type { ScriptRecord } from './script-schema.js';
 import type { ScriptStore } from './script-store.js';
 
 export interface RunRequest {

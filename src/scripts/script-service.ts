@@ -2,8 +2,12 @@ import { AppError, badRequest, isAppError } from '../errors/catalogue.js';
 import type { Logger } from '../log/logger.js';
 import type { FileMirror } from './file-mirror.js';
 import { hashSource } from './hashing.js';
-import { isScriptName, maxSourceBytes } from './script-names.js';
-import type { ScriptRecord } from './script-record.js';
+import {
+  isScriptName,
+  maxSourceBytes,
+  scriptNameMessage,
+  type ScriptRecord,
+} from './script-schema.js';
 import type { ScriptStore } from './script-store.js';
 import { findSyntaxError, assertParses } from './syntax-check.js';
 
@@ -34,9 +38,7 @@ const fromDisk = { author: 'filesystem', message: 'imported from filesystem' };
 export function createScriptService({ store, mirror, log }: ScriptServiceDeps) {
   function checkName(name: string): void {
     if (!isScriptName(name)) {
-      throw badRequest(
-        `invalid script name ${JSON.stringify(name)}: letters, digits, _ and -, ending in .star`,
-      );
+      throw badRequest(scriptNameMessage(name));
     }
   }
 

@@ -13,7 +13,7 @@ import {
   type ScriptRecord,
   type VersionEntry,
   type VersionRecord,
-} from './script-record.js';
+} from './script-schema.js';
 
 /** Runs kept in `execution_history` per script. */
 export const executionHistoryLimit = 100;

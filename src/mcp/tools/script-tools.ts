@@ -3,6 +3,7 @@ import { AppError, isAppError } from '../../errors/catalogue.js';
 import type { ScriptRunner, RunResult } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { hashSource } from '../../scripts/hashing.js';
+import { bareScriptName as bare, toScriptName as withExt } from '../../scripts/script-schema.js';
 import { ToolError } from '../tool-error.js';
 import { defineTool, type ToolDefinition } from '../tool-types.js';
 
@@ -15,9 +16,6 @@ export interface ScriptToolDeps {
 
 /** At most this many `exec-` scripts wait for review; a looping AI cannot flood the queue. */
 export const maxPendingExec = 50;
-
-const withExt = (name: string) => (name.endsWith('.star') ? name : `${name}.star`);
-const bare = (name: string) => name.replace(/\.star$/, '');
 
 /** The refusal texts of tool-server rules 1–2, worded for the AI. */
 function refusal(err: AppError, name: string): ToolError {
