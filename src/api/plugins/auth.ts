@@ -11,6 +11,7 @@ import {
 import type { AuthModule } from '../../auth/module.js';
 import type { AuthUser } from '../../auth/tokens.js';
 import { unauthorized } from '../../errors/catalogue.js';
+import { isLoopbackHost } from '../../net/loopback.js';
 import { byUserOrIp, rateLimitHook } from './rate-limit.js';
 
 declare module '@fastify/jwt' {
@@ -90,8 +91,6 @@ export function authGuards(auth: AuthModule): onRequestHookHandler[] {
   return [authenticate, rateLimitHook(auth.limits.api, byUserOrIp)];
 }
 
-const localHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
 /** The host name of a Host header value, without port, lowercased (`[::1]` keeps its brackets). */
 export function hostName(host: string): string {
   const h = host.trim().toLowerCase();
@@ -109,7 +108,7 @@ function cookieOptions(request: FastifyRequest, maxAge: number): CookieSerialize
     maxAge,
     path: REFRESH_COOKIE_PATH,
     httpOnly: true,
-    secure: !localHosts.has(hostName(request.host ?? '')),
+    secure: !isLoopbackHost(hostName(request.host ?? '')),
     sameSite: 'strict',
   };
 }
