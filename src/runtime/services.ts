@@ -179,7 +179,7 @@ export async function createServices(
           sessions: engine.sessions,
           client: engine.client,
           hub: engine.hub,
-          tokens: auth.tokens,
+          issuer: auth.issuer,
           createRedactor: () => createStreamRedactor(redaction.current()),
         });
       },

@@ -2,12 +2,12 @@ import websocket from '@fastify/websocket';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TokenService } from '../../auth/tokens.js';
 import type { EngineClient } from '../../engine/client.js';
 import type { ChatEvent, EventHub } from '../../engine/event-hub.js';
 import type { SessionsService } from '../../engine/sessions-service.js';
 import { AppError, isAppError, unauthorized } from '../../errors/catalogue.js';
 import type { StreamRedactor } from '../../secrets/stream-redactor.js';
+import { tokenClaims } from '../plugins/auth.js';
 
 /** DESIGN "sizes": a WebSocket frame is at most 64 KiB, a chat message 32 KiB. */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -17,7 +17,8 @@ export interface ChatRouteOptions {
   sessions: Pick<SessionsService, 'get'>;
   client: Pick<EngineClient, 'promptAsync'>;
   hub: EventHub;
-  tokens: Pick<TokenService, 'verifyAccess'>;
+  /** The token issuer (`admin.jwt.issuer`); the `/api` scope's auth plugin verifies the token. */
+  issuer: string;
   /** A fresh streaming redactor per connection: secrets split across text pieces are caught. */
   createRedactor: () => StreamRedactor;
 }
@@ -42,10 +43,14 @@ interface ChatSocket {
 
 /**
  * `WS /api/sessions/:id/chat?token=…` (SPEC "Events"). Registered outside the bearer guard:
- * an upgrade request cannot carry headers, so the token is checked here before the upgrade.
+ * an upgrade request cannot carry headers, so the token is checked here before the upgrade, by
+ * the same @fastify/jwt verifier as the bearer header.
  */
 export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, options) => {
-  const { sessions, client, hub, tokens, createRedactor } = options;
+  const { sessions, client, hub, issuer, createRedactor } = options;
+  if (!app.hasDecorator('jwt')) {
+    throw new Error('the chat routes need the auth plugin registered on their scope first');
+  }
   if (!app.hasPlugin('@fastify/websocket')) {
     // Frames up to 1 MiB reach the handler, which answers oversized ones without closing.
     await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
@@ -60,7 +65,9 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
       preValidation: async (req) => {
         const token = req.query.token;
         if (!token) throw unauthorized('missing token');
-        await tokens.verifyAccess(token);
+        if (!tokenClaims(app, token, 'access', issuer)) {
+          throw unauthorized('invalid or expired access token');
+        }
         await sessions.get(req.params.id);
       },
     },
