@@ -98,7 +98,7 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
         sessions: engine.sessions,
         client: engine.client,
         hub: engine.hub,
-        tokens: auth.tokens,
+        issuer: auth.issuer,
         createRedactor: () => createStreamRedactor(deps.redaction.current()),
       });
       // Everything else under /api needs a valid access token: authentication, then the rate limit.
@@ -120,7 +120,7 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
   );
 };
 
-/** Not encapsulated: its decorators (ctx, websocket) belong to the root. */
+/** Not encapsulated: its decorators (redis, websocket) belong to the root. */
 export const stewardApp = fp(stewardAppPlugin, { name: 'steward' });
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

@@ -22,12 +22,12 @@ export const tokenClaimsSchema = z.object({
 });
 export type TokenClaims = z.infer<typeof tokenClaimsSchema>;
 
-/** Claims every token must carry; the verifiers refuse a token missing one. */
+/** Claims every token must carry; the verifier refuses a token missing one. */
 export const requiredClaims = ['iss', 'sub', 'typ', 'role', 'sid', 'jti', 'iat', 'exp'] as const;
 
 /**
- * The checks that follow signature, algorithm, issuer and expiry verification, shared by the
- * Fastify verifier and the standalone one so both accept exactly the same tokens.
+ * The checks that follow @fastify/jwt's signature, algorithm, issuer and expiry verification:
+ * every claim well formed, our issuer, the expected token type.
  */
 export function checkClaims(payload: unknown, issuer: string, typ: TokenType): TokenClaims | null {
   const parsed = tokenClaimsSchema.safeParse(payload);

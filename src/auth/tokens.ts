@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { InvalidRefreshTokenError } from '../errors/auth-errors.js';
-import { UnauthorizedError } from '../errors/request-errors.js';
-import { checkClaims, TOKEN_ALGORITHM, type TokenClaims, type TokenType } from './claims.js';
+import { TOKEN_ALGORITHM, type TokenClaims, type TokenType } from './claims.js';
 
 export interface TokenServiceOptions {
   secret: string;
@@ -37,17 +35,13 @@ export interface TokenService {
   signAccess(identity: AccessIdentity): SignedToken;
   /** `jti` identifies this refresh token within its session (rotation tracks it). */
   signRefresh(identity: RefreshIdentity): SignedToken;
-  /** Rejects with UnauthorizedError for anything but a valid, unexpired access token. */
-  verifyAccess(token: string): Promise<AccessIdentity>;
-  /** Rejects with InvalidRefreshTokenError for anything but a valid refresh token. */
-  verifyRefresh(token: string): Promise<RefreshIdentity>;
 }
 
 export const newTokenId = (): string => randomBytes(16).toString('base64url');
 
 /**
- * Signs tokens and verifies them without Fastify (the chat WebSocket's `?token=`, workers).
- * Requests are verified by @fastify/jwt in `src/api/plugins/auth.ts` under the same rules:
+ * Signs access and refresh tokens. Verification has one home, the @fastify/jwt namespaces of
+ * `src/api/plugins/auth.ts` (bearer header, refresh cookie and the chat WebSocket's `?token=`):
  * HS256 only, this issuer, the expected `typ`, every claim of `claims.ts` present.
  */
 export function createTokenService(options: TokenServiceOptions): TokenService {
@@ -75,30 +69,11 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
     return { token, expiresAt: new Date(exp * 1000) };
   };
 
-  const verify = (token: string, typ: TokenType): TokenClaims | null => {
-    try {
-      const payload = jwt.verify(token, secret, { algorithms: [TOKEN_ALGORITHM], issuer });
-      return checkClaims(payload, issuer, typ);
-    } catch {
-      return null;
-    }
-  };
-
   return {
     issuer,
     accessTtlMs,
     refreshTtlMs,
     signAccess: (identity) => sign('access', identity, newTokenId(), accessTtlMs),
     signRefresh: (identity) => sign('refresh', identity, identity.jti, refreshTtlMs),
-    async verifyAccess(token) {
-      const claims = verify(token, 'access');
-      if (!claims) throw new UnauthorizedError('invalid or expired access token');
-      return { username: claims.sub, role: claims.role, sid: claims.sid };
-    },
-    async verifyRefresh(token) {
-      const claims = verify(token, 'refresh');
-      if (!claims) throw new InvalidRefreshTokenError();
-      return { username: claims.sub, role: claims.role, sid: claims.sid, jti: claims.jti };
-    },
   };
 }

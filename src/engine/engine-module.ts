@@ -1,5 +1,6 @@
 import type { LoadedConfig } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
+import { loopbackAddress } from '../net/loopback.js';
 import { freePort } from '../store/embedded-redis.js';
 import type { EnginePreferencesRepository } from '../store/engine-preferences-repository.js';
 import { createEngineClient, type EngineClient } from './client.js';
@@ -10,7 +11,7 @@ import { createSessionsService, type SessionsService } from './sessions-service.
 import { createEngineSupervisor, type EngineSupervisor } from './supervisor.js';
 
 /** OpenCode's own default address, used when neither `engine.url` nor `engine.command` is set. */
-export const DEFAULT_ENGINE_URL = 'http://127.0.0.1:4096';
+export const DEFAULT_ENGINE_URL = `http://${loopbackAddress}:4096`;
 
 export interface EngineModuleOptions {
   config: LoadedConfig;
@@ -58,7 +59,7 @@ export async function createEngineModule(options: EngineModuleOptions): Promise<
       mcpEnv: stewardMcpEnv(config, options.redisUrl),
       ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
     });
-    url = `http://127.0.0.1:${port}`;
+    url = `http://${loopbackAddress}:${port}`;
     password = supervisor.password;
   }
 

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import type { LoadedConfig } from '../config/load.js';
 import { EngineUnavailableError } from '../errors/engine-errors.js';
 import type { Logger } from '../log/logger.js';
+import { loopbackAddress } from '../net/loopback.js';
 import { freePort } from '../store/embedded-redis.js';
 import { basicAuthHeader } from './client.js';
 import { lockdownEngineEnv, offlineEngineEnv } from './engine-env.js';
@@ -98,7 +99,7 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
 
   const url = () => {
     if (port === undefined) throw new Error('engine supervisor not started');
-    return `http://127.0.0.1:${port}`;
+    return `http://${loopbackAddress}:${port}`;
   };
 
   function environment(): Record<string, string> {
@@ -124,7 +125,15 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
   function spawnEngine(): ChildProcess {
     mkdirSync(engineDir, { recursive: true, mode: 0o700 });
     const [bin, ...prefix] = command as string[];
-    const args = [...prefix, 'serve', '--hostname', '127.0.0.1', '--port', String(port), '--pure'];
+    const args = [
+      ...prefix,
+      'serve',
+      '--hostname',
+      loopbackAddress,
+      '--port',
+      String(port),
+      '--pure',
+    ];
     // Own process group, so stop() also ends the MCP servers the engine started.
     const proc = spawn(bin as string, args, {
       cwd: engineDir,

@@ -1,4 +1,5 @@
 import { cidrContains, parseCidr, type Cidr, type IpAddress } from './ip-address.js';
+import { loopbackRanges } from './loopback.js';
 
 /**
  * Address classes that must not be reached from the outside world's behalf (SSRF targets).
@@ -10,7 +11,7 @@ const table: ReadonlyArray<[string, string]> = [
   ['fd00:ec2::254/128', 'a cloud metadata address'],
   ['0.0.0.0/32', 'the unspecified address'],
   ['0.0.0.0/8', 'a "this network" address'],
-  ['127.0.0.0/8', 'a loopback address'],
+  [loopbackRanges.ipv4, 'a loopback address'],
   ['10.0.0.0/8', 'a private address'],
   ['172.16.0.0/12', 'a private address'],
   ['192.168.0.0/16', 'a private address'],
@@ -22,7 +23,7 @@ const table: ReadonlyArray<[string, string]> = [
   ['255.255.255.255/32', 'the broadcast address'],
   ['240.0.0.0/4', 'a reserved address'],
   ['::/128', 'the unspecified address'],
-  ['::1/128', 'a loopback address'],
+  [loopbackRanges.ipv6, 'a loopback address'],
   ['fc00::/7', 'a unique-local address'],
   ['fe80::/10', 'a link-local address'],
   ['fec0::/10', 'a site-local address'],

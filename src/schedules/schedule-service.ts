@@ -5,6 +5,7 @@ import {
   ServiceUnavailableError,
 } from '../errors/request-errors.js';
 import type { QueueClient } from '../queue/client.js';
+import { toScriptName } from '../scripts/script-schema.js';
 import type {
   CreateScheduleInput,
   RunEntry,
@@ -14,7 +15,7 @@ import type {
 } from './schedule-schema.js';
 import { toResource, type ScheduleStore } from './schedule-records.js';
 import { scheduleJobOptions, type SchedulerSync } from './scheduler-sync.js';
-import { assertValidConfig, normalizeScriptName } from './validate.js';
+import { assertValidConfig } from './validate.js';
 
 export interface ScheduleServiceDeps {
   store: ScheduleStore;
@@ -57,7 +58,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         run_once: input.run_once ?? false,
         timezone: input.timezone ?? 'UTC',
         ...(input.script_name !== undefined
-          ? { script_name: normalizeScriptName(input.script_name) }
+          ? { script_name: toScriptName(input.script_name) }
           : {}),
         ...(input.prompt !== undefined ? { prompt: input.prompt } : {}),
         ...(input.output_target ? { output_target: input.output_target } : {}),
@@ -80,7 +81,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         >) {
           if (value === undefined) continue;
           let v = value === null ? undefined : value;
-          if (field === 'script_name' && typeof v === 'string') v = normalizeScriptName(v);
+          if (field === 'script_name' && typeof v === 'string') v = toScriptName(v);
           (changes as Record<string, unknown>)[field] = v;
         }
         const merged: ScheduleConfig = { ...cur, ...changes };

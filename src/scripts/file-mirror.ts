@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isScriptName, maxSourceBytes } from './script-names.js';
+import { isScriptName, maxSourceBytes } from './script-schema.js';
 
 export interface DiskScript {
   name: string;

@@ -1,10 +1,4 @@
-/** The `# @key: value` header of a script, as shown in list entries and details. */
-export interface ScriptMetadata {
-  description: string;
-  author: string;
-  version: string;
-  secrets: string[];
-}
+import type { ScriptMetadata } from './script-schema.js';
 
 /**
  * Reads the leading comment block only: a `# @secrets:` line further down is code commentary,

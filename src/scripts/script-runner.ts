@@ -8,7 +8,7 @@ import type { StatsRepository } from '../store/stats-repository.js';
 import { redactJson } from './deep-redact.js';
 import type { FileMirror } from './file-mirror.js';
 import { hashSource } from './hashing.js';
-import type { ScriptRecord } from './script-record.js';
+import type { ScriptRecord } from './script-schema.js';
 import type { ScriptRepository } from '../store/script-repository.js';
 
 export interface RunRequest {

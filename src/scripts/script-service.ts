@@ -9,8 +9,14 @@ import type { Logger } from '../log/logger.js';
 import type { ScriptRepository } from '../store/script-repository.js';
 import type { FileMirror } from './file-mirror.js';
 import { hashSource, newCommitId } from './hashing.js';
-import { isScriptName, maxSourceBytes } from './script-names.js';
-import type { ChangeAuthor, ScriptRecord, VersionRecord } from './script-record.js';
+import {
+  isScriptName,
+  maxSourceBytes,
+  scriptNameMessage,
+  type ChangeAuthor,
+  type ScriptRecord,
+  type VersionRecord,
+} from './script-schema.js';
 import { approved, created, modified, rejected } from './script-transitions.js';
 import { findSyntaxError, assertParses } from './syntax-check.js';
 
@@ -99,9 +105,7 @@ export function createScriptService({
 
   function checkName(name: string): void {
     if (!isScriptName(name)) {
-      throw new BadRequestError(
-        `invalid script name ${JSON.stringify(name)}: letters, digits, _ and -, ending in .star`,
-      );
+      throw new BadRequestError(scriptNameMessage(name));
     }
   }
 

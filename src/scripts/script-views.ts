@@ -1,7 +1,12 @@
-import type { ExecutionEntry, ScriptRecord } from './script-record.js';
+import type {
+  ExecutionEntry,
+  ScriptDetail,
+  ScriptListEntry,
+  ScriptRecord,
+} from './script-schema.js';
 
-/** The list entry of `GET /api/scripts` (also what `script_list` shows). */
-export function toListEntry(record: ScriptRecord) {
+/** The list entry of `GET /api/scripts`. */
+export function toListEntry(record: ScriptRecord): ScriptListEntry {
   return {
     name: record.name,
     path: `scripts/${record.name}`,
@@ -17,7 +22,7 @@ export function toListEntry(record: ScriptRecord) {
   };
 }
 
-export function toDetail(record: ScriptRecord, history: ExecutionEntry[]) {
+export function toDetail(record: ScriptRecord, history: ExecutionEntry[]): ScriptDetail {
   return {
     name: record.name,
     source: record.source,

@@ -8,7 +8,7 @@ import {
   type ScriptStatus,
   type VersionEntry,
   type VersionRecord,
-} from '../scripts/script-record.js';
+} from '../scripts/script-schema.js';
 import { keys } from './keys.js';
 import { callLua } from './lua-commands.js';
 import type { Redis } from './redis.js';

@@ -136,6 +136,15 @@ describe('session and me', () => {
 describe('bearer guard', () => {
   const me = (headers: Record<string, string>) =>
     t.app.inject({ method: 'GET', url: '/api/auth/me', headers });
+  /** The outcome of opening the chat socket with `?token=`: the upgrade error, or `open`. */
+  const chatUpgrade = (token: string) =>
+    t.app.injectWS(`/api/sessions/ses_none/chat?token=${encodeURIComponent(token)}`).then(
+      (ws) => {
+        ws.terminate();
+        return 'open';
+      },
+      (err: Error) => err.message,
+    );
 
   it('refuses missing and malformed Authorization headers with 401 unauthorized', async () => {
     const cases: Array<Record<string, string>> = [
@@ -152,16 +161,21 @@ describe('bearer guard', () => {
     }
   });
 
-  it('refuses tampered, foreign, expired and wrong-type tokens like the standalone verifier', async () => {
+  it('refuses tampered, foreign, expired and wrong-type tokens, on the chat WebSocket too', async () => {
     const bad = badTokens(SECRET, 'steward', t.services.tokens);
     for (const [name, token] of Object.entries(bad.asAccess)) {
       const res = await me(authHeader(token));
       expect(res.statusCode, name).toBe(401);
       expect(res.json().error, name).toBe('unauthorized');
-      await expect(t.services.tokens.verifyAccess(token), name).rejects.toMatchObject({
-        code: 'unauthorized',
-      });
+      // A refresh token or another issuer's token must not open the chat socket either.
+      expect(await chatUpgrade(token), name).toMatch(/401/);
     }
+  });
+
+  it('lets a valid access token past the chat WebSocket token check', async () => {
+    const { token } = t.services.tokens.signAccess({ username: 'admin', role: 'admin', sid: 'x' });
+    // The session does not exist (or the engine is not running): anything but 401.
+    expect(await chatUpgrade(token)).not.toMatch(/401/);
   });
 
   it('accepts a token from the standalone signer', async () => {

@@ -119,6 +119,41 @@ describe('script resources', () => {
     }
   });
 
+  it('answers 400 invalid_request for a name in the path that breaks the name rule', async () => {
+    const commit = 'a'.repeat(40);
+    for (const name of [
+      'no-extension',
+      '-lead.star',
+      'a%2Fb.star',
+      'bad%20name.star',
+      `${'x'.repeat(65)}.star`,
+    ]) {
+      const requests: Array<[string, string, unknown?]> = [
+        ['GET', `/api/scripts/${name}`],
+        ['PUT', `/api/scripts/${name}`, { source: 'result = 1\n' }],
+        ['DELETE', `/api/scripts/${name}`],
+        ['POST', `/api/scripts/${name}/approve`],
+        ['POST', `/api/scripts/${name}/reject`, { reason: 'no' }],
+        ['POST', `/api/scripts/${name}/test`, { args: {} }],
+        ['GET', `/api/scripts/${name}/history`],
+        ['GET', `/api/scripts/${name}/history/${commit}`],
+        ['GET', `/api/scripts/${name}/diff`],
+        ['POST', `/api/scripts/${name}/restore/${commit}`],
+      ];
+      for (const [method, url, body] of requests) {
+        const res = await call(method, url, body);
+        expect(res.statusCode, `${method} ${url}`).toBe(400);
+        expect(res.json(), `${method} ${url}`).toEqual({
+          error: 'invalid_request',
+          message: expect.stringMatching(/^params\.name: invalid script name /),
+        });
+      }
+    }
+    // Authentication comes first: without a token the name is never looked at.
+    const anonymous = await h.app.inject({ method: 'GET', url: '/api/scripts/no-extension' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it('walks the state table: approve, reject, update, idempotent approve', async () => {
     const { hash } = await create('flow.star', 'result = 1\n');
 

@@ -1,21 +1,25 @@
 import fastifyCookie, { type CookieSerializeOptions } from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   checkClaims,
   requiredClaims,
   TOKEN_ALGORITHM,
   type TokenClaims,
+  type TokenType,
 } from '../../auth/claims.js';
 import type { AuthModule } from '../../auth/module.js';
 import type { AuthUser } from '../../auth/tokens.js';
 import { UnauthorizedError } from '../../errors/request-errors.js';
+import { isLoopbackHost } from '../../net/loopback.js';
 import { byUserOrIp, rateLimitHook } from './rate-limit.js';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
     user: AuthUser;
+    /** `app.jwt.access` and `app.jwt.refresh`: one namespace per token type. */
+    namespaces: TokenType;
   }
 }
 
@@ -33,11 +37,12 @@ export const REFRESH_COOKIE_PATH = '/api/session';
 
 /**
  * Cookies and the two @fastify/jwt namespaces (`access` from the bearer header, `refresh` from the
- * cookie), registered on the `/api` scope by the first public route registration so that the
- * guards of the protected scope below it can verify tokens. The rules match the standalone
- * verifier of `src/auth/tokens.ts`: HS256 only, our issuer, every claim present, then `typ`.
+ * cookie), registered on the `/api` scope before any route so that the guards of the protected
+ * scope and the chat WebSocket below it can verify tokens. These namespaces are the only token
+ * verifier: HS256 only, our issuer, every claim present and unexpired, then `typ` (`checkClaims`).
+ * `src/auth/tokens.ts` only signs.
  */
-export const authPlugin = fp<{ auth: AuthModule }>(
+export const authPlugin = fp<{ auth: Pick<AuthModule, 'secret' | 'issuer'> }>(
   async (app, { auth }) => {
     if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
     const verify = {
@@ -63,6 +68,24 @@ export const authPlugin = fp<{ auth: AuthModule }>(
   },
   { name: 'steward-auth' },
 );
+
+/**
+ * The verified claims of a token that does not arrive in a header or cookie (the chat WebSocket's
+ * `?token=`), or null: the same namespace's verifier as `bearerClaims`, so both accept exactly
+ * the same tokens.
+ */
+export function tokenClaims(
+  app: FastifyInstance,
+  token: string,
+  typ: TokenType,
+  issuer: string,
+): TokenClaims | null {
+  try {
+    return checkClaims(app.jwt[typ].verify(token), issuer, typ);
+  } catch {
+    return null;
+  }
+}
 
 /** The verified claims of the request's bearer access token, or null. */
 export async function bearerClaims(
@@ -90,8 +113,6 @@ export function authGuards(auth: AuthModule): onRequestHookHandler[] {
   return [authenticate, rateLimitHook(auth.limits.api, byUserOrIp)];
 }
 
-const localHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
 /** The host name of a Host header value, without port, lowercased (`[::1]` keeps its brackets). */
 export function hostName(host: string): string {
   const h = host.trim().toLowerCase();
@@ -109,7 +130,7 @@ function cookieOptions(request: FastifyRequest, maxAge: number): CookieSerialize
     maxAge,
     path: REFRESH_COOKIE_PATH,
     httpOnly: true,
-    secure: !localHosts.has(hostName(request.host ?? '')),
+    secure: !isLoopbackHost(hostName(request.host ?? '')),
     sameSite: 'strict',
   };
 }

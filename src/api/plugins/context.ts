@@ -1,22 +1,20 @@
 import fp from 'fastify-plugin';
 import type { Context } from '../../runtime/context.js';
-import type { QueueClient } from '../../queue/client.js';
 import type { Redis } from '../../store/redis.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    ctx: Context;
     redis: Redis;
-    queues: QueueClient;
   }
 }
 
-/** Named decorators for the infrastructure every route may need. */
-export const contextPlugin = fp<{ ctx: Context }>(
+/**
+ * The store connection as `app.redis`, for plugins that guard every request (store
+ * availability). Routes get their services as options instead, so nothing else is decorated.
+ */
+export const contextPlugin = fp<{ ctx: Pick<Context, 'redis'> }>(
   async (app, { ctx }) => {
-    app.decorate('ctx', ctx);
     app.decorate('redis', ctx.redis);
-    app.decorate('queues', ctx.queues);
   },
   { name: 'context' },
 );

@@ -2,7 +2,6 @@ import websocket from '@fastify/websocket';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TokenService } from '../../auth/tokens.js';
 import type { EngineClient } from '../../engine/client.js';
 import type { ChatEvent, EventHub } from '../../engine/event-hub.js';
 import type { SessionsService } from '../../engine/sessions-service.js';
@@ -10,6 +9,7 @@ import { isAppError } from '../../errors/catalogue.js';
 import { EngineUnavailableError } from '../../errors/engine-errors.js';
 import { UnauthorizedError } from '../../errors/request-errors.js';
 import type { StreamRedactor } from '../../secrets/stream-redactor.js';
+import { tokenClaims } from '../plugins/auth.js';
 
 /** DESIGN "sizes": a WebSocket frame is at most 64 KiB, a chat message 32 KiB. */
 export const MAX_FRAME_BYTES = 64 * 1024;
@@ -19,7 +19,8 @@ export interface ChatRouteOptions {
   sessions: Pick<SessionsService, 'get'>;
   client: Pick<EngineClient, 'promptAsync'>;
   hub: EventHub;
-  tokens: Pick<TokenService, 'verifyAccess'>;
+  /** The token issuer (`admin.jwt.issuer`); the `/api` scope's auth plugin verifies the token. */
+  issuer: string;
   /** A fresh streaming redactor per connection: secrets split across text pieces are caught. */
   createRedactor: () => StreamRedactor;
 }
@@ -44,10 +45,14 @@ interface ChatSocket {
 
 /**
  * `WS /api/sessions/:id/chat?token=…` (SPEC "Events"). Registered outside the bearer guard:
- * an upgrade request cannot carry headers, so the token is checked here before the upgrade.
+ * an upgrade request cannot carry headers, so the token is checked here before the upgrade, by
+ * the same @fastify/jwt verifier as the bearer header.
  */
 export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, options) => {
-  const { sessions, client, hub, tokens, createRedactor } = options;
+  const { sessions, client, hub, issuer, createRedactor } = options;
+  if (!app.hasDecorator('jwt')) {
+    throw new Error('the chat routes need the auth plugin registered on their scope first');
+  }
   if (!app.hasPlugin('@fastify/websocket')) {
     // Frames up to 1 MiB reach the handler, which answers oversized ones without closing.
     await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
@@ -62,7 +67,9 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
       preValidation: async (req) => {
         const token = req.query.token;
         if (!token) throw new UnauthorizedError('missing token');
-        await tokens.verifyAccess(token);
+        if (!tokenClaims(app, token, 'access', issuer)) {
+          throw new UnauthorizedError('invalid or expired access token');
+        }
         await sessions.get(req.params.id);
       },
     },

@@ -6,6 +6,7 @@ import { inspectMessage } from '../../mcp/message-guard.js';
 import type { ToolRateLimiter } from '../../mcp/rate-limit.js';
 import { rpcCodes, rpcErrorResponse, type RpcCode } from '../../errors/rpc-error.js';
 import { createMcpServer } from '../../mcp/server.js';
+import { isLoopbackHost, loopbackHosts } from '../../net/loopback.js';
 import type { Toolset } from '../../mcp/toolset.js';
 
 export interface McpHttpOptions {
@@ -14,8 +15,6 @@ export interface McpHttpOptions {
   toolset: () => Promise<Toolset>;
   limiter: ToolRateLimiter;
 }
-
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 function hostname(value: string): string {
   try {
@@ -79,7 +78,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
     if (
       origin !== undefined &&
       !allowedOrigins.has(origin) &&
-      !loopbackHosts.has(hostname(new URL(origin, 'http://x').host))
+      !isLoopbackHost(hostname(new URL(origin, 'http://x').host))
     ) {
       void rpcReply(
         reply,

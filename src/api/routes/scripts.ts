@@ -1,27 +1,30 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { NotFoundError } from '../../errors/request-errors.js';
 import { unifiedDiff } from '../../scripts/diff.js';
 import { commitPattern } from '../../scripts/hashing.js';
 import type { ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
+import { scriptDetailSchema } from '../../scripts/script-schema.js';
 import { toDetail, toListEntry } from '../../scripts/script-views.js';
 import {
   approveBody,
+  approvedSchema,
   changedSchema,
   commitParams,
   createBody,
   diffQuery,
+  diffSchema,
   nameParams,
   rejectBody,
+  rejectedSchema,
+  restoredSchema,
   runResultSchema,
-  scriptDetailSchema,
-  scriptListEntrySchema,
-  statusSchema,
+  scriptListSchema,
   testBody,
   updateBody,
-  versionEntrySchema,
+  versionListSchema,
+  versionSourceSchema,
 } from './scripts/schemas.js';
 
 /** The authenticated administrator; the guard sets `request.user` on protected routes. */
@@ -64,11 +67,9 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
     return found;
   };
 
-  r.get(
-    '/scripts',
-    { schema: { response: { 200: z.object({ scripts: z.array(scriptListEntrySchema) }) } } },
-    async () => ({ scripts: (await scripts.list()).map(toListEntry) }),
-  );
+  r.get('/scripts', { schema: { response: { 200: scriptListSchema } } }, async () => ({
+    scripts: (await scripts.list()).map(toListEntry),
+  }));
 
   r.get(
     '/scripts/:name',
@@ -108,14 +109,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
       schema: {
         params: nameParams,
         body: approveBody,
-        response: {
-          200: z.object({
-            name: z.string(),
-            status: z.literal('approved'),
-            approved_at: z.string(),
-            approved_by: z.string(),
-          }),
-        },
+        response: { 200: approvedSchema },
       },
     },
     async (req) => {
@@ -135,15 +129,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
       schema: {
         params: nameParams,
         body: rejectBody,
-        response: {
-          200: z.object({
-            name: z.string(),
-            status: z.literal('rejected'),
-            rejected_at: z.string(),
-            rejected_by: z.string(),
-            reason: z.string(),
-          }),
-        },
+        response: { 200: rejectedSchema },
       },
     },
     async (req) => {
@@ -189,7 +175,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
     {
       schema: {
         params: nameParams,
-        response: { 200: z.object({ versions: z.array(versionEntrySchema) }) },
+        response: { 200: versionListSchema },
       },
     },
     async (req) => ({ versions: await scripts.versions(req.params.name) }),
@@ -200,7 +186,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
     {
       schema: {
         params: commitParams,
-        response: { 200: z.object({ commit: z.string(), source: z.string() }) },
+        response: { 200: versionSourceSchema },
       },
     },
     async (req) => {
@@ -215,7 +201,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
       schema: {
         params: nameParams,
         querystring: diffQuery,
-        response: { 200: z.object({ diff: z.string() }) },
+        response: { 200: diffSchema },
       },
     },
     async (req) => {
@@ -238,9 +224,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
     {
       schema: {
         params: commitParams,
-        response: {
-          200: z.object({ name: z.string(), status: statusSchema, restored_from: z.string() }),
-        },
+        response: { 200: restoredSchema },
       },
     },
     async (req) => {

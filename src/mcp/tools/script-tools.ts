@@ -4,6 +4,7 @@ import type { ScriptRunner, RunResult } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { hashSource } from '../../scripts/hashing.js';
 import { ToolError } from '../../errors/tool-error.js';
+import { bareScriptName as bare, toScriptName as withExt } from '../../scripts/script-schema.js';
 import { defineTool, type ToolDefinition } from '../tool-types.js';
 
 export interface ScriptToolDeps {
@@ -15,9 +16,6 @@ export interface ScriptToolDeps {
 
 /** At most this many `exec-` scripts wait for review; a looping AI cannot flood the queue. */
 export const maxPendingExec = 50;
-
-const withExt = (name: string) => (name.endsWith('.star') ? name : `${name}.star`);
-const bare = (name: string) => name.replace(/\.star$/, '');
 
 function render(result: RunResult): string {
   if (!result.success) {

@@ -3,15 +3,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { authPlugin } from '../../../src/api/plugins/auth.js';
 import { chatRoutes, MAX_FRAME_BYTES } from '../../../src/api/routes/chat-ws.js';
 import { modelRoutes } from '../../../src/api/routes/models.js';
 import { sessionRoutes } from '../../../src/api/routes/sessions.js';
 import { errorsPlugin } from '../../../src/api/plugins/errors.js';
+import { createTokenService } from '../../../src/auth/tokens.js';
 import { createEngineClient, type EngineClient } from '../../../src/engine/client.js';
 import { createEventHub, type EventHub } from '../../../src/engine/event-hub.js';
 import { createModelsService } from '../../../src/engine/models-service.js';
 import { createSessionsService } from '../../../src/engine/sessions-service.js';
-import { UnauthorizedError } from '../../../src/errors/request-errors.js';
 import { createRedactor } from '../../../src/secrets/redactor.js';
 import { createStreamRedactor } from '../../../src/secrets/stream-redactor.js';
 import { freePort } from '../../../src/store/embedded-redis.js';
@@ -23,12 +24,10 @@ import { dropPrefix, storeRedis, uniquePrefix } from '../../support/redis.js';
 
 const log = pino({ level: 'silent' });
 const SECRET = 'sk-live-0123456789abcdef';
-const tokens = {
-  verifyAccess: async (token: string) => {
-    if (token !== 'good-token') throw new UnauthorizedError('invalid token');
-    return { username: 'admin', role: 'admin' as const, jti: 'j', sid: 's' };
-  },
-};
+const auth = { secret: 'x'.repeat(48), issuer: 'steward-test' };
+const tokens = createTokenService({ ...auth, accessTtlMs: 15 * 60_000, refreshTtlMs: 3_600_000 });
+const user = { username: 'admin', role: 'admin' as const, sid: 's' };
+const goodToken = tokens.signAccess(user).token;
 
 async function buildTestApp(client: EngineClient, hub: EventHub, redis: Redis) {
   const app = Fastify({ logger: false });
@@ -48,13 +47,14 @@ async function buildTestApp(client: EngineClient, hub: EventHub, redis: Redis) {
   });
   await app.register(
     async (api) => {
+      await api.register(authPlugin, { auth });
       await api.register(sessionRoutes, { sessions });
       await api.register(modelRoutes, { models });
       await api.register(chatRoutes, {
         sessions,
         client,
         hub,
-        tokens,
+        issuer: auth.issuer,
         createRedactor: () =>
           createStreamRedactor(createRedactor([{ name: 'API_KEY', value: SECRET }])),
       });
@@ -98,7 +98,7 @@ function recorder(ws: ClientSocket) {
 async function openChat(app: FastifyInstance, sessionID: string) {
   let rec: ReturnType<typeof recorder> | undefined;
   const ws = (await app.injectWS(
-    `/api/sessions/${sessionID}/chat?token=good-token`,
+    `/api/sessions/${sessionID}/chat?token=${goodToken}`,
     {},
     {
       onInit: (socket) => void (rec = recorder(socket as unknown as ClientSocket)),
@@ -201,7 +201,20 @@ describe('sessions, models and chat routes against a real engine', { timeout: 60
     };
     await expect(app.injectWS(`/api/sessions/${session.id}/chat`)).rejects.toThrow(/401/);
     await expect(app.injectWS(`/api/sessions/${session.id}/chat?token=bad`)).rejects.toThrow(/401/);
-    await expect(app.injectWS('/api/sessions/ses_unknown/chat?token=good-token')).rejects.toThrow(
+    // Signed with the right secret, but a refresh token, or another issuer's: refused alike.
+    const refresh = tokens.signRefresh({ ...user, jti: 'j' }).token;
+    const foreign = createTokenService({
+      ...auth,
+      issuer: 'someone-else',
+      accessTtlMs: 60_000,
+      refreshTtlMs: 60_000,
+    }).signAccess(user).token;
+    for (const token of [refresh, foreign]) {
+      await expect(app.injectWS(`/api/sessions/${session.id}/chat?token=${token}`)).rejects.toThrow(
+        /401/,
+      );
+    }
+    await expect(app.injectWS(`/api/sessions/ses_unknown/chat?token=${goodToken}`)).rejects.toThrow(
       /404/,
     );
   });
@@ -297,6 +310,8 @@ describe('routes when the engine is down', () => {
         message: expect.stringMatching(/^AI engine is not reachable/),
       });
     }
-    await expect(app.injectWS('/api/sessions/ses_x/chat?token=good-token')).rejects.toThrow(/503/);
+    await expect(app.injectWS(`/api/sessions/ses_x/chat?token=${goodToken}`)).rejects.toThrow(
+      /503/,
+    );
   });
 });

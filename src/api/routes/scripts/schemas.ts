@@ -1,45 +1,39 @@
-/** Zod schemas for the script routes: params, bodies and response shapes. */
+/**
+ * Zod schemas for the script routes: params and bodies, and the responses that are not the
+ * domain's own resources, each derived from `src/scripts/script-schema.ts`.
+ */
 import { z } from 'zod';
+import {
+  scriptListEntrySchema,
+  scriptNameSchema,
+  scriptRecordSchema,
+  versionEntrySchema,
+  versionRecordSchema,
+} from '../../../scripts/script-schema.js';
 
-export const statusSchema = z.enum(['pending', 'approved', 'rejected']);
+export const scriptListSchema = z.object({ scripts: z.array(scriptListEntrySchema) });
 
-export const scriptListEntrySchema = z.object({
-  name: z.string(),
-  path: z.string(),
-  hash: z.string(),
-  status: statusSchema,
-  description: z.string(),
-  required_secrets: z.array(z.string()),
-  approved_at: z.string().optional(),
-  approved_by: z.string().optional(),
-  created_at: z.string(),
-  modified_at: z.string(),
-});
+export const changedSchema = scriptRecordSchema.pick({ name: true, status: true, hash: true });
 
-export const scriptDetailSchema = z.object({
-  name: z.string(),
-  source: z.string(),
-  hash: z.string(),
-  status: statusSchema,
-  metadata: z.object({
-    description: z.string(),
-    author: z.string(),
-    version: z.string(),
-    secrets: z.array(z.string()),
-  }),
-  execution_history: z.array(
-    z.object({ timestamp: z.string(), success: z.boolean(), duration_ms: z.number().int() }),
-  ),
-});
+export const approvedSchema = scriptRecordSchema
+  .pick({ name: true, status: true, approved_at: true, approved_by: true })
+  .required()
+  .extend({ status: z.literal('approved') });
 
-export const versionEntrySchema = z.object({
-  commit: z.string(),
-  message: z.string(),
-  author: z.string(),
-  timestamp: z.string(),
-});
+export const rejectedSchema = scriptRecordSchema
+  .pick({ name: true, status: true, rejected_at: true, rejected_by: true, reason: true })
+  .required()
+  .extend({ status: z.literal('rejected') });
 
-export const changedSchema = z.object({ name: z.string(), status: statusSchema, hash: z.string() });
+export const restoredSchema = scriptRecordSchema
+  .pick({ name: true, status: true })
+  .extend({ restored_from: versionEntrySchema.shape.commit });
+
+export const versionListSchema = z.object({ versions: z.array(versionEntrySchema) });
+
+export const versionSourceSchema = versionRecordSchema.pick({ commit: true, source: true });
+
+export const diffSchema = z.object({ diff: z.string() });
 
 export const runResultSchema = z.union([
   z.object({
@@ -56,9 +50,10 @@ export const runResultSchema = z.union([
   }),
 ]);
 
-export const nameParams = z.object({ name: z.string() });
-export const commitParams = z.object({ name: z.string(), commit: z.string() });
-export const createBody = z.object({ name: z.string(), source: z.string() });
+/** Every `:name` is checked against the domain rule: a bad name is 400, not a lookup. */
+export const nameParams = z.object({ name: scriptNameSchema });
+export const commitParams = z.object({ name: scriptNameSchema, commit: z.string() });
+export const createBody = z.object({ name: scriptNameSchema, source: z.string() });
 export const updateBody = z.object({ source: z.string() });
 export const approveBody = z.object({ hash: z.string().optional() }).nullish();
 export const rejectBody = z.object({
