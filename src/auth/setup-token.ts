@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cidrContains, parseCidr, parseIp, unmapIpv4 } from '../net/ip-address.js';
+import { loopbackRanges } from '../net/loopback.js';
 
 export const SETUP_TOKEN_FILE = 'setup_token';
 export const SETUP_TOKEN_HEADER = 'x-setup-token';
@@ -53,8 +54,8 @@ export function createSetupToken(dataDir: string): SetupToken {
   };
 }
 
-const loopbackV4 = parseCidr('127.0.0.0/8');
-const loopbackV6 = parseCidr('::1/128');
+const loopbackV4 = parseCidr(loopbackRanges.ipv4);
+const loopbackV6 = parseCidr(loopbackRanges.ipv6);
 
 /**
  * Whether a request came from this machine itself. A request that passed through a proxy is not
