@@ -324,3 +324,122 @@ describe('limits', () => {
     expect(server.requests.at(-1)?.body).toBe('{"a":1}');
   });
 });
+
+describe('request shaping', () => {
+  let shaping: LocalServer;
+
+  beforeAll(async () => {
+    shaping = await startServer((req, res, body) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const status = Number(url.searchParams.get('status') ?? 0);
+      if (url.pathname === '/hop' && status) {
+        res.statusCode = status;
+        res.setHeader('location', '/seen');
+        return res.end();
+      }
+      if (url.pathname === '/cookies') {
+        res.setHeader('set-cookie', ['a=1', 'b=2']);
+        return res.end();
+      }
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ method: req.method, headers: req.headers, body }));
+    });
+  });
+  afterAll(() => shaping.close());
+
+  const egress = () => base({ allow: ['127.0.0.1'] });
+  const seen = (res: { body: Buffer }) =>
+    JSON.parse(res.body.toString()) as {
+      method: string;
+      headers: Record<string, string>;
+      body: string;
+    };
+
+  it('turns a POST into a body-less GET on 303, and on 301/302 as browsers do', async () => {
+    for (const status of [301, 302, 303]) {
+      const res = await egress().fetch(`${shaping.url}/hop?status=${status}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      });
+      const echo = seen(res);
+      expect([status, echo.method, echo.body]).toEqual([status, 'GET', '']);
+      expect(echo.headers['content-type'], String(status)).toBeUndefined();
+      expect(echo.headers['content-length'], String(status)).toBeUndefined();
+    }
+  });
+
+  it('keeps method and body on 307 and 308', async () => {
+    for (const status of [307, 308]) {
+      const res = await egress().fetch(`${shaping.url}/hop?status=${status}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'text/plain' },
+        body: 'payload',
+      });
+      const echo = seen(res);
+      expect([status, echo.method, echo.body, echo.headers['content-type']]).toEqual([
+        status,
+        'PUT',
+        'payload',
+        'text/plain',
+      ]);
+    }
+  });
+
+  it('computes framing headers from the body it sends, ignoring the caller’s', async () => {
+    const res = await egress().fetch(`${shaping.url}/echo`, {
+      method: 'POST',
+      headers: { 'Content-Length': '999', 'Transfer-Encoding': 'chunked', Connection: 'upgrade' },
+      body: new Uint8Array([104, 105]),
+    });
+    const echo = seen(res);
+    expect(echo.body).toBe('hi');
+    expect(echo.headers['content-length']).toBe('2');
+    expect(echo.headers['transfer-encoding']).toBeUndefined();
+    expect(echo.headers.connection).not.toBe('upgrade');
+  });
+
+  it('asks for an uncompressed body unless the caller says otherwise', async () => {
+    expect(seen(await egress().fetch(`${shaping.url}/echo`)).headers['accept-encoding']).toBe(
+      'identity',
+    );
+    const gzip = await egress().fetch(`${shaping.url}/echo`, {
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
+    expect(seen(gzip).headers['accept-encoding']).toBe('gzip');
+  });
+
+  it('drops cookies and proxy credentials too on a cross-origin redirect', async () => {
+    const target = encodeURIComponent(`http://localhost:${shaping.port}/echo`);
+    const res = await base({ allow: ['127.0.0.1', 'localhost'] }).fetch(
+      `${server.url}/redirect?to=${target}`,
+      { headers: { Cookie: 'session=1', 'Proxy-Authorization': 'Basic x', 'X-Keep': 'yes' } },
+    );
+    const echo = seen(res);
+    expect(echo.headers.cookie).toBeUndefined();
+    expect(echo.headers['proxy-authorization']).toBeUndefined();
+    expect(echo.headers['x-keep']).toBe('yes');
+  });
+
+  it('joins repeated response headers', async () => {
+    const res = await egress().fetch(`${shaping.url}/cookies`);
+    expect(res.headers['set-cookie']).toBe('a=1, b=2');
+  });
+
+  it('check() refuses what fetch() would, and sends nothing either way', async () => {
+    const before = shaping.requests.length;
+    await expect(egress().check(`${shaping.url}/echo`)).resolves.toBeUndefined();
+    await expect(base().check(`${shaping.url}/echo`)).rejects.toThrow(/loopback/);
+    await expect(base().check('ftp://example.com/')).rejects.toMatchObject({ code: 'scheme' });
+    expect(shaping.requests.length).toBe(before);
+  });
+
+  it('reports a refused connection as a network error', async () => {
+    const closed = await startServer(() => undefined);
+    const url = `${closed.url}/`;
+    await closed.close();
+    const err = await refusal(egress().fetch(url));
+    expect(err.code).toBe('network');
+    expect(err.message).toMatch(new RegExp(`^request to ${url} failed: .*ECONNREFUSED`));
+  });
+});

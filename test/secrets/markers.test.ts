@@ -22,3 +22,31 @@ describe('redaction markers', () => {
     expect(containsMarker('')).toBe(false);
   });
 });
+
+describe('redaction markers, edge cases', () => {
+  it('knows every marker the redactor can write, names of 1 to 128 characters', () => {
+    for (const name of ['A', '_', 'k9', `x${'y'.repeat(127)}`]) {
+      const out = createRedactor([{ name, value: 'value-to-hide-123' }]).redact(
+        'a value-to-hide-123 b',
+      );
+      expect(containsMarker(out), name).toBe(true);
+    }
+  });
+
+  it('ignores bracketed text that is not a secret name', () => {
+    for (const text of [
+      '[REDACTED:9LIVES]',
+      '[REDACTED:has space]',
+      '[REDACTED:dash-name]',
+      '[redacted:KEY]',
+      `[REDACTED:x${'y'.repeat(128)}]`,
+      '[REDACTED:KEY',
+    ]) {
+      expect(containsMarker(text), text).toBe(false);
+    }
+  });
+
+  it('finds a marker anywhere in a long text', () => {
+    expect(containsMarker(`${'x'.repeat(100_000)}[REDACTED:TOKEN]${'y'.repeat(10)}`)).toBe(true);
+  });
+});

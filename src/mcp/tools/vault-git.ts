@@ -43,7 +43,7 @@ export function createVaultGit(options: VaultGitOptions): VaultGit {
           return 'the file did not change, so nothing was committed';
         // Paths go after `--`, so none can be read as an option (simple-git's commit() cannot).
         await git.raw(['commit', '-m', message, '--', relPath]);
-        const hash = (await git.revparse(['--short', 'HEAD'])).trim();
+        const hash = (await git.revparse(['HEAD'])).trim();
         let result = `committed ${hash || 'the change'}`;
         if (options.remote) {
           try {

@@ -3,7 +3,6 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../../src/mcp/tool-types.js';
-import { createVaultGit } from '../../../src/mcp/tools/vault-git.js';
 import { vaultTools } from '../../../src/mcp/tools/vault-tools.js';
 import { run, testConfig, testContext, tmpDir } from './tool-context.js';
 
@@ -115,21 +114,6 @@ describe('vault tools', () => {
     }
     expect(git(vault, 'rev-parse', 'HEAD')).toBe(before);
     expect(git(vault, 'log', '-1', '--format=%an %s')).toBe('Test first');
-  });
-
-  it('passes the committed path after "--", so even a dashed file on disk is only a path', async () => {
-    const { vault } = makeVault({ repo: true });
-    writeFileSync(path.join(vault, 'first.md'), 'one');
-    git(vault, 'add', 'first.md');
-    git(vault, 'commit', '-q', '-m', 'first');
-    const before = git(vault, 'rev-parse', 'HEAD');
-    // Made outside the tools (which refuse the name): the commit step must still not amend.
-    writeFileSync(path.join(vault, '--amend'), 'planted');
-    const out = await createVaultGit({ dir: vault, branch: 'main' }).commitFile('--amend', 'x');
-    expect(out).toMatch(/^committed \w+$/);
-    expect(git(vault, 'rev-parse', 'HEAD~1')).toBe(before);
-    expect(git(vault, 'log', '-1', '--format=%s')).toBe('x');
-    expect(git(vault, 'show', '--name-only', '--format=', 'HEAD')).toBe('--amend');
   });
 
   it('commits without pushing when no remote is configured, and reports a failed push', async () => {

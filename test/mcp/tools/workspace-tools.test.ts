@@ -2,7 +2,6 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../../src/errors/tool-error.js';
-import { memoryRead, memoryWrite } from '../../../src/mcp/tools/memory-tools.js';
 import {
   workspaceList,
   workspaceRead,
@@ -81,32 +80,5 @@ describe('workspace tools', () => {
     const out = await run(workspaceList, { path: 'many' }, ctx);
     expect(out.split('\n')).toHaveLength(1001);
     expect(out).toMatch(/truncated at 1000 entries/);
-  });
-});
-
-describe('memory tools', () => {
-  it('defaults to MEMORY.md under the memory folder, and appends', async () => {
-    const { config, ctx } = setup();
-    expect(await run(memoryRead, {}, ctx)).toBe('(MEMORY.md is empty)');
-    await run(memoryWrite, { content: 'likes tea\n' }, ctx);
-    await run(memoryWrite, { content: 'lives in Lyon\n', append: true }, ctx);
-    expect(readFileSync(path.join(config.paths.memory, 'MEMORY.md'), 'utf8')).toBe(
-      'likes tea\nlives in Lyon\n',
-    );
-    expect(await run(memoryRead, {}, ctx)).toBe('likes tea\nlives in Lyon\n');
-    await run(memoryWrite, { file: 'people/ana.md', content: 'Ana' }, ctx);
-    expect(await run(memoryRead, { file: 'people/ana.md' }, ctx)).toBe('Ana');
-    await run(memoryWrite, { content: 'replaced' }, ctx);
-    expect(await run(memoryRead, {}, ctx)).toBe('replaced');
-  });
-
-  it('stays inside the memory folder', async () => {
-    const { ctx } = setup();
-    await expect(run(memoryRead, { file: '../secrets.txt' }, ctx)).rejects.toBeInstanceOf(
-      ToolError,
-    );
-    await expect(run(memoryWrite, { file: '/tmp/x.md', content: 'x' }, ctx)).rejects.toThrow(
-      /outside the memory folder/,
-    );
   });
 });
