@@ -16,8 +16,9 @@ const BELOW_DOMAIN = ['runtime', 'queue', 'store', 'net', 'starlark', ...BASE];
  * The layering, top to bottom: cli > api, mcp > workers > scripts, secrets, schedules, auth,
  * engine, chat > runtime > queue > store, net, starlark > errors, config, log. Data flows down;
  * nothing imports a folder above it. Within a floor only the edges listed here exist: `api`
- * mounts the MCP server over HTTP, `schedules` runs scripts and agents, `config` and `log` throw
- * catalogue errors. `api` and `mcp` reach the workers through queue contracts, never by import.
+ * mounts the MCP server over HTTP, `schedules` runs scripts and agents, `config` and `log` may
+ * use the error catalogue and `log` the config types. `api` and `mcp` reach the workers through
+ * queue contracts, never by import.
  */
 export const mayImport = {
   cli: ['api', 'mcp', 'workers', ...DOMAIN, ...BELOW_DOMAIN],
@@ -44,8 +45,8 @@ export const mayImport = {
 const REDIS_FOLDERS = ['store', 'queue', 'workers'];
 
 /**
- * Every queue producer. Workers consume queue contracts (schemas) and never enqueue through a
- * producer: a processor that could start runs would bypass the API's checks and limits.
+ * Every queue producer, by name. Workers consume a queue's contract (schemas, limits), never its
+ * producer: the producer is the calling side, and the contract module is where both sides meet.
  */
 export const PRODUCERS = ['src/scripts/script-runner.ts'];
 
