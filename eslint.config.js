@@ -1,5 +1,80 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+const BASE = ['errors', 'config', 'log'];
+const DOMAIN = ['scripts', 'secrets', 'schedules', 'auth', 'engine', 'chat'];
+const BELOW_DOMAIN = ['runtime', 'queue', 'store', 'net', 'starlark', ...BASE];
+
+/**
+ * The folder import boundaries: which `src/` folders the files of each folder may import, besides
+ * their own folder, `src/version.ts`, node built-ins and npm packages. This table is the one
+ * definition; each folder README's "May import" sentence restates its row, and
+ * test/lint/boundaries.test.ts checks that they agree.
+ *
+ * The layering, top to bottom: cli > api, mcp > workers > scripts, secrets, schedules, auth,
+ * engine, chat > runtime > queue > store, net, starlark > errors, config, log. Data flows down;
+ * nothing imports a folder above it. Within a floor only the edges listed here exist: `api`
+ * mounts the MCP server over HTTP, `schedules` runs scripts and agents, `config` and `log` may
+ * use the error catalogue and `log` the config types. `api` and `mcp` reach the workers through
+ * queue contracts, never by import.
+ */
+export const mayImport = {
+  cli: ['api', 'mcp', 'workers', ...DOMAIN, ...BELOW_DOMAIN],
+  api: ['mcp', ...DOMAIN, ...BELOW_DOMAIN],
+  mcp: [...DOMAIN, ...BELOW_DOMAIN],
+  workers: [...DOMAIN, ...BELOW_DOMAIN],
+  scripts: BELOW_DOMAIN,
+  secrets: BELOW_DOMAIN,
+  schedules: ['scripts', 'secrets', 'engine', ...BELOW_DOMAIN],
+  auth: BELOW_DOMAIN,
+  engine: BELOW_DOMAIN,
+  chat: BELOW_DOMAIN,
+  runtime: ['queue', 'store', ...BASE],
+  queue: ['store', 'net', 'starlark', ...BASE],
+  store: BASE,
+  net: BASE,
+  starlark: [],
+  errors: [],
+  config: ['errors'],
+  log: ['config', 'errors'],
+};
+
+/** Where ioredis may be imported; everywhere else the Redis type comes from src/store/redis.ts. */
+const REDIS_FOLDERS = ['store', 'queue', 'workers'];
+
+/**
+ * Every queue producer, by name. Workers consume a queue's contract (schemas, limits), never its
+ * producer: the producer is the calling side, and the contract module is where both sides meet.
+ */
+export const PRODUCERS = ['src/scripts/script-runner.ts'];
+
+/**
+ * The only import cycle allowed between files: the Starlark compiler's mutual recursion
+ * (statements contain expressions, expressions contain lambdas and comprehensions whose bodies
+ * are compiled as functions again). Splitting it further would only move the recursion behind
+ * callbacks.
+ */
+const COMPILER_RECURSION = [
+  'src/starlark/eval/compile-assign.ts',
+  'src/starlark/eval/compile-binary.ts',
+  'src/starlark/eval/compile-call.ts',
+  'src/starlark/eval/compile-comp.ts',
+  'src/starlark/eval/compile-expr.ts',
+  'src/starlark/eval/compile-function.ts',
+  'src/starlark/eval/compile-stmt.ts',
+];
+
+const boundaryZones = Object.entries(mayImport).map(([folder, allowed]) => ({
+  target: `./src/${folder}`,
+  from: './src',
+  except: [`./${folder}`, ...allowed.map((f) => `./${f}`), './version.ts'],
+  message:
+    allowed.length === 0
+      ? `src/${folder} imports nothing outside itself (table in eslint.config.js).`
+      : `src/${folder} may import only ${allowed.map((f) => `src/${f}`).join(', ')} (table in eslint.config.js).`,
+}));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'workspace/**', 'coverage/**'] },
@@ -37,5 +112,53 @@ export default tseslint.config(
       'no-control-regex': 'off',
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // The dependency graph (for no-cycle) is read by parsing the imported TypeScript files.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: `${import.meta.dirname}/tsconfig.json` }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            ...boundaryZones,
+            ...PRODUCERS.map((producer) => ({
+              target: './src/workers',
+              from: `./${producer}`,
+              message: 'Workers consume queue contracts; they never import a producer.',
+            })),
+          ],
+        },
+      ],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'ioredis',
+              message: `ioredis belongs to ${REDIS_FOLDERS.map((f) => `src/${f}`).join(', ')}; take the Redis type from src/store/redis.ts.`,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: REDIS_FOLDERS.map((f) => `src/${f}/**/*.ts`),
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: COMPILER_RECURSION,
+    rules: { 'import-x/no-cycle': 'off' },
   },
 );

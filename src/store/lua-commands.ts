@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { ChainableCommander } from 'ioredis';
-import type { Redis } from './redis.js';
+import type { ChainableCommander, Redis } from 'ioredis';
 
 /**
  * The one loader of Steward's Lua (as BullMQ's `loadCommands`): every `lua/<name>-<keys>.lua`

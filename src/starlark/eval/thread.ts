@@ -1,5 +1,5 @@
 import { StarlarkError, isCallable, typeName, type Thread, type Value } from '../values/index.js';
-import type { DialectOptions } from '../syntax/resolver.js';
+import type { DialectOptions } from '../syntax/resolve-options.js';
 
 /** Resource limits of one execution. Every limit ends the run with a StarlarkError. */
 export interface Limits {

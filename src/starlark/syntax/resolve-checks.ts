@@ -1,6 +1,9 @@
 import type * as A from './ast.js';
 import type { FunctionScope } from './binding.js';
-import type { ResolverApi } from './resolver.js';
+import type { ScopeResolver } from './resolve-scopes.js';
+
+/** The two resolver operations the checks need: reporting an error and binding a name. */
+type ResolverApi = Pick<ScopeResolver, 'error' | 'bind'>;
 
 /**
  * Validates a parameter list and binds the parameters in frame order: ordinary and

@@ -8,7 +8,7 @@
 import type * as A from './ast.js';
 import type { Binding, FunctionScope, Scope } from './binding.js';
 import { StarlarkSyntaxError } from './errors.js';
-import type { DialectOptions, ResolveEnv } from './resolver.js';
+import type { DialectOptions, ResolveEnv } from './resolve-options.js';
 import { nearest } from './spell.js';
 
 export interface Block {

@@ -2,23 +2,8 @@ import type * as A from './ast.js';
 import { newFunctionScope, type Binding, type FunctionScope } from './binding.js';
 import type { StarlarkSyntaxError } from './errors.js';
 import { checkCallArgs, checkParams } from './resolve-checks.js';
+import type { DialectOptions, ResolveEnv } from './resolve-options.js';
 import { ScopeResolver, type Block } from './resolve-scopes.js';
-
-export interface DialectOptions {
-  set?: boolean;
-  while?: boolean;
-  toplevelcontrol?: boolean;
-  globalreassign?: boolean;
-  loadbindsglobally?: boolean;
-  recursion?: boolean;
-}
-
-export interface ResolveEnv {
-  isPredeclared(name: string): boolean;
-  isUniversal(name: string): boolean;
-  /** Names offered as spelling hints besides the file's own. */
-  names(): Iterable<string>;
-}
 
 export interface ResolvedModule {
   /** One entry per module-level slot: globals and file-local load bindings. */
@@ -256,8 +241,6 @@ class Resolver extends ScopeResolver {
     e.bindings = blk.owned;
   }
 }
-
-export type ResolverApi = Pick<Resolver, 'error' | 'bind'>;
 
 /** Resolves a parsed file in place. Returns every static error found (empty on success). */
 export function resolveFile(
