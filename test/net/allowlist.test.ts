@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createAllowlist,
-  normaliseHost,
-  parseAllowEntry,
-} from '../../src/net/allowlist.js';
+import { createAllowlist, normaliseHost, parseAllowEntry } from '../../src/net/allowlist.js';
 import { AllowlistError } from '../../src/errors/egress-errors.js';
 import { parseCidr, parseIp, type IpAddress } from '../../src/net/ip-address.js';
 
