@@ -1,10 +1,7 @@
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import { bullPrefix, createRedis, type Redis, type RedisTarget } from '../store/redis.js';
 import { queues, type PayloadOf, type QueueKey, type ResultOf } from './definitions.js';
-
-export class QueueTimeoutError extends Error {
-  override name = 'QueueTimeoutError';
-}
+import { QueueTimeoutError } from './queue-timeout-error.js';
 
 export interface QueueClient {
   enqueue<K extends QueueKey>(key: K, payload: PayloadOf<K>, opts?: JobsOptions): Promise<string>;

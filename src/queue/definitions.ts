@@ -1,35 +1,12 @@
 import { z } from 'zod';
+import { scriptRunPayload, scriptRunResult } from './script-runs.js';
 
 /**
  * Every queue Steward uses, with the schema of its job payload and result. Producers validate
  * before enqueueing and workers validate again on receipt: a job written by an older or foreign
- * process must never reach a processor unchecked.
+ * process must never reach a processor unchecked. A queue with a producer of its own has its
+ * contract in its own module (`script-runs.ts`).
  */
-export const scriptRunPayload = z.object({
-  /** Script name with `.star`, or null for code that is not stored (never used unapproved). */
-  name: z.string(),
-  /** The approved hash the caller checked; the worker refuses to run anything else. */
-  hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
-  /** Arguments: a dict for the API test endpoint, a list for `script_run`. */
-  args: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]),
-  function: z.string().optional(),
-  origin: z.enum(['api', 'mcp', 'schedule']),
-  /** Allowlisted scripts may run without approval (tool server rule 1). */
-  allowUnapproved: z.boolean().default(false),
-});
-export type ScriptRunPayload = z.infer<typeof scriptRunPayload>;
-
-export const scriptRunResult = z.object({
-  success: z.boolean(),
-  result: z.unknown().optional(),
-  error: z.string().optional(),
-  /** Refusals before running (not approved, modified) carry the API error code. */
-  code: z.string().optional(),
-  duration_ms: z.number().int().nonnegative(),
-  logs: z.array(z.string()),
-});
-export type ScriptRunResult = z.infer<typeof scriptRunResult>;
-
 export const scheduleRunPayload = z.object({
   scheduleId: z.string(),
   /** The cron fire time (epoch ms) the run belongs to; null for a manual `run`. */

@@ -108,8 +108,7 @@ export async function createServices(
     mirror: scriptMirror,
     queues: ctx.queues,
     stats,
-    wallTimeMs: ctx.config.scripts.limits.wall_time,
-    redact,
+    limits: ctx.config.scripts.limits,
     log: ctx.log,
   });
 
@@ -192,7 +191,7 @@ export async function createServices(
         await api.register(scheduleRoutes, { schedules: schedules.service });
       },
       async (api) => {
-        await api.register(scriptRoutes, { scripts, runner: scriptRunner });
+        await api.register(scriptRoutes, { scripts, runner: scriptRunner, redact });
       },
       async (api) => {
         await api.register(secretRoutes, { secrets, declaredNames, redaction });

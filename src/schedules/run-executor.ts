@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { DeliveryPayload } from '../queue/definitions.js';
+import type { RunResult } from '../queue/script-runs.js';
 import type { RunOutcome, RunState, InFlight } from './run-state.js';
 import { inFlightRun, parseMember } from './run-state.js';
 import type { RunTarget, ScheduleStore } from './schedule-store.js';
 
-export interface ScriptOutcome {
-  success: boolean;
-  result?: unknown;
-  error?: string;
-  duration_ms: number;
-  logs: string[];
-}
+/** What a schedule keeps of a script run: its output, or its error and logs. */
+export type ScriptOutcome = Pick<RunResult, 'success' | 'result' | 'error' | 'logs'>;
 /** The script runner's contract: approval is checked there (refusals come back as failures). */
 export type RunScript = (name: string, args: Record<string, unknown>) => Promise<ScriptOutcome>;
 /** Sends `prompt` to the AI engine and resolves with the final reply text. */

@@ -1,9 +1,9 @@
 import { AppError } from '../errors/catalogue.js';
 import type { Logger } from '../log/logger.js';
-import { QueueTimeoutError, type QueueClient } from '../queue/client.js';
-import type { ScriptRunResult } from '../queue/definitions.js';
+import type { QueueClient } from '../queue/client.js';
+import { createScriptRunProducer, type RunLimits, type RunResult } from '../queue/script-runs.js';
 import type { StatsStore } from '../store/stats-store.js';
-import { redactJson } from './deep-redact.js';
+import { checkApproval, describeRefusal } from './approval.js';
 import type { FileMirror } from './file-mirror.js';
 import { hashSource } from './hashing.js';
 import type { ScriptRecord } from './script-record.js';
@@ -20,13 +20,12 @@ export interface RunRequest {
   allowUnapproved?: boolean;
 }
 
-export type RunResult = Omit<ScriptRunResult, 'code'>;
-
 export interface ScriptRunner {
   /**
    * Checks, enqueues on `script-runs`, waits (wall limit + margin) and records the run. Refusals
    * throw `AppError`: `script_not_found` 404, `script_not_approved` 403, `script_modified` 409.
-   * Everything after the checks answers a result (failures included), redacted.
+   * Everything after the checks answers a result (failures included), redacted by the worker;
+   * whoever sends it out of Steward redacts it again with its own current secret set.
    */
   run(request: RunRequest): Promise<RunResult>;
   /** The hash a run of `name` would execute, or the refusal (same rules as `run`). */
@@ -36,98 +35,51 @@ export interface ScriptRunner {
 export interface ScriptRunnerDeps {
   store: ScriptStore;
   mirror: FileMirror;
-  queues: QueueClient;
+  queues: Pick<QueueClient, 'run'>;
   stats: StatsStore;
-  wallTimeMs: number;
-  redact: (text: string) => string;
+  limits: Pick<RunLimits, 'wall_time'>;
   log: Logger;
 }
 
-/** Time a job may wait for a free thread and travel through Redis on top of the wall limit. */
-export const runDeadlineMargin = 5_000;
-
 export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
-  const { store, mirror, queues, stats, redact, log } = deps;
-  const deadline = deps.wallTimeMs + runDeadlineMargin;
+  const { store, mirror, stats, log } = deps;
+  const producer = createScriptRunProducer({ queues: deps.queues, limits: deps.limits });
 
+  /** A fast pre-check with the worker's rule: refusals answer without a trip through the queue. */
   async function check(name: string, allowUnapproved = false) {
     const record = await store.get(name);
     if (!record) throw new AppError('script_not_found', `script ${name} not found`);
-    if (allowUnapproved) return { record, hash: record.hash };
-    if (record.status === 'rejected') {
-      throw new AppError('script_not_approved', `script ${name} was rejected`);
+    const file =
+      allowUnapproved || record.approved_hash === undefined
+        ? null
+        : await mirror.read(name).catch(() => null);
+    const verdict = checkApproval(record, {
+      fileHash: file === null ? null : hashSource(file),
+      allowUnapproved,
+    });
+    if (!verdict.runnable) {
+      const { code, message } = describeRefusal(name, verdict.reason);
+      throw new AppError(code, message);
     }
-    const approved = record.approved_hash;
-    if (approved !== undefined) {
-      // A file edited after approval is a change even before it is imported.
-      const file = await mirror.read(name).catch(() => null);
-      if (record.hash !== approved || (file !== null && hashSource(file) !== approved)) {
-        throw new AppError(
-          'script_modified',
-          `script ${name} changed since it was approved; an administrator must approve it again`,
-        );
-      }
-    }
-    if (record.status !== 'approved' || approved === undefined) {
-      throw new AppError(
-        'script_not_approved',
-        `script ${name} is pending approval; an administrator must approve it before it can run`,
-      );
-    }
-    return { record, hash: approved };
-  }
-
-  async function execute(request: RunRequest, hash: string): Promise<ScriptRunResult> {
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    try {
-      return await queues.run(
-        'scriptRuns',
-        {
-          name: request.name,
-          hash,
-          args: request.args,
-          ...(request.function !== undefined ? { function: request.function } : {}),
-          origin: request.origin,
-          allowUnapproved: request.allowUnapproved ?? false,
-        },
-        deadline,
-      );
-    } catch (err) {
-      if (err instanceof QueueTimeoutError) {
-        return {
-          success: false,
-          error: `script run gave no result within ${deadline} ms (no worker, or the worker died)`,
-          duration_ms: elapsed(),
-          logs: [],
-        };
-      }
-      // The processor threw (its process failed mid-job, a stalled job was failed, …).
-      return {
-        success: false,
-        error: `script run failed: ${(err as Error).message}`,
-        duration_ms: elapsed(),
-        logs: [],
-      };
-    }
+    return { record, hash: verdict.hash };
   }
 
   return {
     check,
     async run(request) {
       const { hash } = await check(request.name, request.allowUnapproved);
-      const raw = await execute(request, hash);
-      if (raw.code !== undefined) {
+      const { code, ...result } = await producer.run({
+        name: request.name,
+        hash,
+        args: request.args,
+        ...(request.function !== undefined ? { function: request.function } : {}),
+        origin: request.origin,
+        allowUnapproved: request.allowUnapproved ?? false,
+      });
+      if (code !== undefined) {
         // The worker refused (the script changed between our check and its pick-up).
-        throw new AppError(raw.code as 'script_modified', redact(raw.error ?? 'script refused'));
+        throw new AppError(code, result.error ?? 'script refused');
       }
-      const result: RunResult = {
-        success: raw.success,
-        ...(raw.success ? { result: redactJson(raw.result ?? {}, redact) } : {}),
-        ...(!raw.success ? { error: redact(raw.error ?? 'script failed') } : {}),
-        duration_ms: raw.duration_ms,
-        logs: raw.logs.map(redact),
-      };
       const entry = {
         timestamp: new Date().toISOString(),
         success: result.success,

@@ -46,7 +46,7 @@ export function createScriptPool({ threads, memoryMb }: ScriptPoolOptions): Scri
     filename: pathToFileURL(runTaskFile()).href,
     minThreads: count,
     maxThreads: count,
-    // Threads stay warm: programs are cached in them by hash.
+    // Threads stay warm: a new one would load the interpreter again before its first run.
     idleTimeout: Infinity,
     resourceLimits: {
       maxOldGenerationSizeMb: memoryMb,

@@ -3,12 +3,15 @@ import { queues } from '../../queue/definitions.js';
 import type { Context } from '../../runtime/context.js';
 import { bullPrefix, createRedis } from '../../store/redis.js';
 import { createEgress } from '../../net/egress.js';
+import { createFileMirror, type FileMirror } from '../../scripts/file-mirror.js';
 import type { ScriptStore } from '../../scripts/script-store.js';
 import { createScriptPool } from './pool.js';
 import { createScriptRunProcessor } from './processor.js';
 
 export interface ScriptRunWorkerDeps {
   store: ScriptStore;
+  /** The scripts directory the approval check reads; by default `paths.scripts`. */
+  mirror?: FileMirror;
   getSecret: (name: string) => Promise<string | null>;
   redact: (text: string) => string;
 }
@@ -32,6 +35,7 @@ export async function startScriptRunWorker(
   const pool = createScriptPool({ threads: config.scripts.threads, memoryMb: limits.memory_mb });
   const processor = createScriptRunProcessor({
     store: deps.store,
+    mirror: deps.mirror ?? createFileMirror(config.paths.scripts),
     pool,
     egress: createEgress({
       allow: config.egress.allow,
@@ -39,14 +43,7 @@ export async function startScriptRunWorker(
       maxBodyBytes: Math.min(config.egress.max_body_bytes, limits.http_body_bytes),
       maxRedirects: config.egress.max_redirects,
     }),
-    limits: {
-      steps: limits.steps,
-      wallTimeMs: limits.wall_time,
-      memoryMb: limits.memory_mb,
-      outputBytes: limits.output_bytes,
-      httpBodyBytes: limits.http_body_bytes,
-      httpRequests: limits.http_requests,
-    },
+    limits,
     getSecret: deps.getSecret,
     redact: deps.redact,
     log: ctx.log,

@@ -1,5 +1,6 @@
 /** Zod schemas for the script routes: params, bodies and response shapes. */
 import { z } from 'zod';
+import { runResult } from '../../../queue/script-runs.js';
 
 export const statusSchema = z.enum(['pending', 'approved', 'rejected']);
 
@@ -41,19 +42,10 @@ export const versionEntrySchema = z.object({
 
 export const changedSchema = z.object({ name: z.string(), status: statusSchema, hash: z.string() });
 
+/** `POST /scripts/:name/test`: the run result, with `result` on success and `error` on failure. */
 export const runResultSchema = z.union([
-  z.object({
-    success: z.literal(true),
-    result: z.unknown(),
-    duration_ms: z.number().int(),
-    logs: z.array(z.string()),
-  }),
-  z.object({
-    success: z.literal(false),
-    error: z.string(),
-    duration_ms: z.number().int(),
-    logs: z.array(z.string()),
-  }),
+  runResult.omit({ error: true }).extend({ success: z.literal(true), result: z.unknown() }),
+  runResult.omit({ result: true }).extend({ success: z.literal(false), error: z.string() }),
 ]);
 
 export const nameParams = z.object({ name: z.string() });
