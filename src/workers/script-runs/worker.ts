@@ -32,7 +32,7 @@ export async function startScriptRunWorker(
 ): Promise<RunningScriptWorker> {
   const { config } = ctx;
   const limits = config.scripts.limits;
-  const pool = createScriptPool({ threads: config.scripts.threads, memoryMb: limits.memory_mb });
+  const pool = createScriptPool({ threads: config.scripts.threads, limits });
   const processor = createScriptRunProcessor({
     store: deps.store,
     mirror: deps.mirror ?? createFileMirror(config.paths.scripts),
