@@ -61,13 +61,16 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
         logs: [],
       };
     }
-    const record = await store.get(name);
+    // The file is read beside the record's round trip: the check costs no extra wait.
+    const [record, file] = await Promise.all([
+      store.get(name),
+      payload.allowUnapproved ? null : mirror.read(name).catch(() => null),
+    ]);
     if (!record) return refuse('script_not_found', `script ${name} not found`);
     if (record.hash !== payload.hash) {
       return refuse('script_modified', `script ${name} changed since the run was requested`);
     }
     if (!payload.allowUnapproved) {
-      const file = await mirror.read(name).catch(() => null);
       const verdict = checkApproval(record, { fileHash: file === null ? null : hashSource(file) });
       if (!verdict.runnable) {
         const { code, message } = describeRefusal(name, verdict.reason);
