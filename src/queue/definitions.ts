@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { scriptRunPayload, scriptRunResult } from './script-runs.js';
 
-/**
- * Every queue Steward uses, with the schema of its job payload and result. Producers validate
- * before enqueueing and workers validate again on receipt: a job written by an older or foreign
- * process must never reach a processor unchecked. A queue with a producer of its own has its
- * contract in its own module (`script-runs.ts`).
- */
 export const scheduleRunPayload = z.object({
   scheduleId: z.string(),
   /** The cron fire time (epoch ms) the run belongs to; null for a manual `run`. */
@@ -25,6 +19,12 @@ export const deliveryPayload = z.object({
 });
 export type DeliveryPayload = z.infer<typeof deliveryPayload>;
 
+/**
+ * Every queue Steward uses, with the schema of its job payload and result. Producers validate
+ * before enqueueing and workers validate again on receipt: a job written by an older or foreign
+ * process must never reach a processor unchecked. A queue with a producer of its own has its
+ * contract in its own module (`script-runs.ts`).
+ */
 export const queues = {
   scriptRuns: { name: 'script-runs', payload: scriptRunPayload, result: scriptRunResult },
   scheduleRuns: { name: 'schedule-runs', payload: scheduleRunPayload, result: z.unknown() },
