@@ -106,7 +106,11 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
         for (const hook of authGuards(auth)) secured.addHook('onRequest', hook);
         await secured.register(meRoutes);
         await secured.register(scheduleRoutes, { schedules: deps.schedules });
-        await secured.register(scriptRoutes, { scripts: deps.scripts, runner: deps.scriptRunner });
+        await secured.register(scriptRoutes, {
+          scripts: deps.scripts,
+          runner: deps.scriptRunner,
+          redact: (text) => deps.redaction.redact(text),
+        });
         await secured.register(secretRoutes, {
           secrets: deps.secrets,
           declaredNames: deps.declaredNames,

@@ -71,8 +71,7 @@ export async function buildCore(ctx: Context): Promise<Core> {
     mirror,
     queues: ctx.queues,
     stats,
-    wallTimeMs: config.scripts.limits.wall_time,
-    redact,
+    limits: config.scripts.limits,
     log,
   });
   const egress = createEgress({

@@ -22,6 +22,27 @@ const strict = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
 /** Entries of egress.allow: a host name, IP or CIDR, optionally with `:port`. */
 const egressEntry = z.string().min(1);
 
+/**
+ * `scripts.limits`: what one script run may use. `RunLimits` (src/queue/script-runs.ts) is this
+ * shape, carried unchanged from the config to the script thread.
+ */
+export const runLimitsSchema = strict({
+  steps: z.number().int().positive().default(10_000_000),
+  wall_time: durationSchema.default(30_000),
+  memory_mb: z.number().int().positive().default(128),
+  output_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  http_body_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
+  http_requests: z.number().int().nonnegative().default(50),
+});
+
 export const configSchema = strict({
   server: strict({
     host: z.string().default('0.0.0.0'),
@@ -78,22 +99,7 @@ export const configSchema = strict({
     allowlist: z.array(z.string()).default([]),
     /** Piscina threads; 0 means one per CPU. */
     threads: z.number().int().nonnegative().default(0),
-    limits: strict({
-      steps: z.number().int().positive().default(10_000_000),
-      wall_time: durationSchema.default(30_000),
-      memory_mb: z.number().int().positive().default(128),
-      output_bytes: z
-        .number()
-        .int()
-        .positive()
-        .default(1024 * 1024),
-      http_body_bytes: z
-        .number()
-        .int()
-        .positive()
-        .default(10 * 1024 * 1024),
-      http_requests: z.number().int().nonnegative().default(50),
-    }).prefault({}),
+    limits: runLimitsSchema.prefault({}),
   }).prefault({}),
   egress: strict({
     allow: z.array(egressEntry).default([]),

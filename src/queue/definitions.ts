@@ -1,34 +1,5 @@
 import { z } from 'zod';
-
-/**
- * Every queue Steward uses, with the schema of its job payload and result. Producers validate
- * before enqueueing and workers validate again on receipt: a job written by an older or foreign
- * process must never reach a processor unchecked.
- */
-export const scriptRunPayload = z.object({
-  /** Script name with `.star`, or null for code that is not stored (never used unapproved). */
-  name: z.string(),
-  /** The approved hash the caller checked; the worker refuses to run anything else. */
-  hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
-  /** Arguments: a dict for the API test endpoint, a list for `script_run`. */
-  args: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]),
-  function: z.string().optional(),
-  origin: z.enum(['api', 'mcp', 'schedule']),
-  /** Allowlisted scripts may run without approval (tool server rule 1). */
-  allowUnapproved: z.boolean().default(false),
-});
-export type ScriptRunPayload = z.infer<typeof scriptRunPayload>;
-
-export const scriptRunResult = z.object({
-  success: z.boolean(),
-  result: z.unknown().optional(),
-  error: z.string().optional(),
-  /** Refusals before running (not approved, modified) carry the API error code. */
-  code: z.string().optional(),
-  duration_ms: z.number().int().nonnegative(),
-  logs: z.array(z.string()),
-});
-export type ScriptRunResult = z.infer<typeof scriptRunResult>;
+import { scriptRunPayload, scriptRunResult } from './script-runs.js';
 
 export const scheduleRunPayload = z.object({
   scheduleId: z.string(),
@@ -48,6 +19,12 @@ export const deliveryPayload = z.object({
 });
 export type DeliveryPayload = z.infer<typeof deliveryPayload>;
 
+/**
+ * Every queue Steward uses, with the schema of its job payload and result. Producers validate
+ * before enqueueing and workers validate again on receipt: a job written by an older or foreign
+ * process must never reach a processor unchecked. A queue with a producer of its own has its
+ * contract in its own module (`script-runs.ts`).
+ */
 export const queues = {
   scriptRuns: { name: 'script-runs', payload: scriptRunPayload, result: scriptRunResult },
   scheduleRuns: { name: 'schedule-runs', payload: scheduleRunPayload, result: z.unknown() },

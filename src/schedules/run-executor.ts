@@ -4,14 +4,10 @@ import type { TickOfRuns } from '../store/schedule-run-batches.js';
 import { inFlightRun, type InFlight } from '../store/schedule-run-member.js';
 import type { RunState, RunTarget, ScheduleStore } from './schedule-records.js';
 import type { RunEntry, RunStatus } from './schedule-schema.js';
+import type { RunResult } from '../queue/script-runs.js';
 
-export interface ScriptOutcome {
-  success: boolean;
-  result?: unknown;
-  error?: string;
-  duration_ms: number;
-  logs: string[];
-}
+/** What a schedule keeps of a script run: its output, or its error and logs. */
+export type ScriptOutcome = Pick<RunResult, 'success' | 'result' | 'error' | 'logs'>;
 /** The script runner's contract: approval is checked there (refusals come back as failures). */
 export type RunScript = (name: string, args: Record<string, unknown>) => Promise<ScriptOutcome>;
 /** Sends `prompt` to the AI engine and resolves with the final reply text. */

@@ -1,15 +1,14 @@
-import type { AppError } from '../errors/catalogue.js';
-import type { Logger } from '../log/logger.js';
-import { QueueTimeoutError } from '../errors/queue-errors.js';
 import { ScriptNotFoundError, ScriptRefusedError } from '../errors/script-errors.js';
+import type { Logger } from '../log/logger.js';
 import type { QueueClient } from '../queue/client.js';
-import type { ScriptRunResult } from '../queue/definitions.js';
+import { createScriptRunProducer } from '../queue/script-run-producer.js';
+import type { RunLimits, RunResult } from '../queue/script-runs.js';
+import type { ScriptRepository } from '../store/script-repository.js';
 import type { StatsRepository } from '../store/stats-repository.js';
-import { redactJson } from './deep-redact.js';
+import { checkApproval } from './approval.js';
 import type { FileMirror } from './file-mirror.js';
 import { hashSource } from './hashing.js';
 import type { ScriptRecord } from './script-schema.js';
-import type { ScriptRepository } from '../store/script-repository.js';
 
 export interface RunRequest {
   /** API form, with `.star`. */
@@ -22,13 +21,12 @@ export interface RunRequest {
   allowUnapproved?: boolean;
 }
 
-export type RunResult = Omit<ScriptRunResult, 'code'>;
-
 export interface ScriptRunner {
   /**
    * Checks, enqueues on `script-runs`, waits (wall limit + margin) and records the run. Refusals
    * throw `ScriptNotFoundError` (404) or `ScriptRefusedError` (403 pending/rejected, 409 modified).
-   * Everything after the checks answers a result (failures included), redacted.
+   * Everything after the checks answers a result (failures included), redacted by the worker;
+   * whoever sends it out of Steward redacts it again with its own current secret set.
    */
   run(request: RunRequest): Promise<RunResult>;
   /** The hash a run of `name` would execute, or the refusal (same rules as `run`). */
@@ -36,103 +34,53 @@ export interface ScriptRunner {
 }
 
 export interface ScriptRunnerDeps {
-  store: ScriptRepository;
+  store: Pick<ScriptRepository, 'get' | 'recordRun'>;
   mirror: FileMirror;
-  queues: QueueClient;
+  queues: Pick<QueueClient, 'run'>;
   stats: StatsRepository;
-  wallTimeMs: number;
-  redact: (text: string) => string;
+  limits: Pick<RunLimits, 'wall_time'>;
   log: Logger;
 }
 
-/**
- * The worker's refusal as the error our own check throws. The worker sends the API code only,
- * so a script it finds not approved reads as pending.
- */
-function workerRefusal(name: string, code: string, message: string): AppError {
-  if (code === 'script_not_found') return new ScriptNotFoundError(name, message);
-  return new ScriptRefusedError(name, code === 'script_modified' ? 'modified' : 'pending', message);
-}
-
-/** Time a job may wait for a free thread and travel through Redis on top of the wall limit. */
-export const runDeadlineMargin = 5_000;
-
 export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
-  const { store, mirror, queues, stats, redact, log } = deps;
-  const deadline = deps.wallTimeMs + runDeadlineMargin;
+  const { store, mirror, stats, log } = deps;
+  const producer = createScriptRunProducer({ queues: deps.queues, limits: deps.limits });
 
+  /** A fast pre-check with the worker's rule: refusals answer without a trip through the queue. */
   async function check(name: string, allowUnapproved = false) {
     const record = await store.get(name);
     if (!record) throw new ScriptNotFoundError(name);
-    if (allowUnapproved) return { record, hash: record.hash };
-    if (record.status === 'rejected') {
-      throw new ScriptRefusedError(name, 'rejected');
-    }
-    const approved = record.approved_hash;
-    if (approved !== undefined) {
-      // A file edited after approval is a change even before it is imported.
-      const file = await mirror.read(name).catch(() => null);
-      if (record.hash !== approved || (file !== null && hashSource(file) !== approved)) {
-        throw new ScriptRefusedError(name, 'modified');
-      }
-    }
-    if (record.status !== 'approved' || approved === undefined) {
-      throw new ScriptRefusedError(name, 'pending');
-    }
-    return { record, hash: approved };
-  }
-
-  async function execute(request: RunRequest, hash: string): Promise<ScriptRunResult> {
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    try {
-      return await queues.run(
-        'scriptRuns',
-        {
-          name: request.name,
-          hash,
-          args: request.args,
-          ...(request.function !== undefined ? { function: request.function } : {}),
-          origin: request.origin,
-          allowUnapproved: request.allowUnapproved ?? false,
-        },
-        deadline,
-      );
-    } catch (err) {
-      if (err instanceof QueueTimeoutError) {
-        return {
-          success: false,
-          error: `script run gave no result within ${deadline} ms (no worker, or the worker died)`,
-          duration_ms: elapsed(),
-          logs: [],
-        };
-      }
-      // The processor threw (its process failed mid-job, a stalled job was failed, …).
-      return {
-        success: false,
-        error: `script run failed: ${(err as Error).message}`,
-        duration_ms: elapsed(),
-        logs: [],
-      };
-    }
+    const file =
+      allowUnapproved || record.approved_hash === undefined
+        ? null
+        : await mirror.read(name).catch(() => null);
+    const verdict = checkApproval(record, {
+      fileHash: file === null ? null : hashSource(file),
+      allowUnapproved,
+    });
+    if (!verdict.runnable) throw new ScriptRefusedError(name, verdict.reason);
+    return { record, hash: verdict.hash };
   }
 
   return {
     check,
     async run(request) {
       const { hash } = await check(request.name, request.allowUnapproved);
-      const raw = await execute(request, hash);
-      if (raw.code !== undefined) {
+      const { refusal, ...result } = await producer.run({
+        name: request.name,
+        hash,
+        args: request.args,
+        ...(request.function !== undefined ? { function: request.function } : {}),
+        origin: request.origin,
+        allowUnapproved: request.allowUnapproved ?? false,
+      });
+      if (refusal !== undefined) {
         // The worker refused (the script changed between our check and its pick-up).
-        throw workerRefusal(request.name, raw.code, redact(raw.error ?? 'script refused'));
+        const message = result.error ?? 'script refused';
+        throw refusal === 'not_found'
+          ? new ScriptNotFoundError(request.name, message)
+          : new ScriptRefusedError(request.name, refusal, message);
       }
-      const result: RunResult = {
-        success: raw.success,
-        ...(raw.success ? { result: redactJson(raw.result ?? {}, redact) } : {}),
-        ...(!raw.success ? { error: redact(raw.error ?? 'script failed') } : {}),
-        duration_ms: raw.duration_ms,
-        logs: raw.logs.map(redact),
-      };
       const entry = {
         timestamp: new Date().toISOString(),
         success: result.success,

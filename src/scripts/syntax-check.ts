@@ -1,4 +1,5 @@
 import { InvalidScriptError } from '../errors/script-errors.js';
+import { scriptGlobals } from '../queue/script-runs.js';
 import { check } from '../starlark/index.js';
 
 export interface SyntaxProblem {
@@ -7,15 +8,12 @@ export interface SyntaxProblem {
   column: number;
 }
 
-/** Names every script sees besides the builtins (see the host modules of the run task). */
-export const scriptPredeclared = ['http', 'json', 'time', 'secrets', 'format', 'args'];
-
 /**
  * The first static error of `source` (syntax, or a name that resolves nowhere, or a construct
  * the script dialect forbids), or null: a script that cannot run is refused when stored.
  */
 export function findSyntaxError(name: string, source: string): SyntaxProblem | null {
-  const first = check(name, source, { predeclared: scriptPredeclared })[0];
+  const first = check(name, source, { predeclared: scriptGlobals })[0];
   return first ? { message: first.message, line: first.line, column: first.col } : null;
 }
 

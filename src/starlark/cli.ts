@@ -72,8 +72,22 @@ function run(
   } else {
     result = mod.globals.get('result');
   }
-  io.out(JSON.stringify(result === undefined ? null : toJS(result)) ?? 'null');
+  io.out(resultJson(result === undefined ? null : toJS(result)));
   return 0;
+}
+
+/**
+ * JSON text of a result. JSON.stringify throws on a bigint (an int beyond 2^53); those are
+ * written as their exact digits, which JSON numbers allow.
+ */
+function resultJson(v: unknown): string {
+  if (typeof v === 'bigint') return v.toString();
+  if (Array.isArray(v)) return `[${v.map(resultJson).join(',')}]`;
+  if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
+    const members = Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${resultJson(x)}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
 }
 
 /** Entry point for `steward starlark ...`; returns the process exit code. */

@@ -26,6 +26,8 @@ export {
 export { DEFAULT_LIMITS, type StackFrame } from './eval/thread.js';
 export { formatTraceback } from './eval/errors.js';
 export { defaultUniverse };
+/** The `json` module scripts get, and its encoder for host modules that send JSON. */
+export { encodeJSON, jsonModule } from './lib/index.js';
 export * from './values/index.js';
 
 /** Steward's defaults: recursion and `while` are off (see README.md). */

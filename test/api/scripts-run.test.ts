@@ -215,6 +215,61 @@ describe('POST /api/scripts/:name/test', () => {
     expect((await test('nap.star')).json().error).toContain('time.sleep');
   });
 
+  it("gives scripts the interpreter's json module: big ints stay exact both ways", async () => {
+    await approved(
+      'bigjson.star',
+      [
+        'def main():',
+        '    big = json.decode("12345678901234567890")',
+        '    return {',
+        '        "encoded": json.encode(1 << 60),',
+        '        "round_trip": json.encode(big),',
+        '        "exact": big == 12345678901234567890,',
+        '        "indented": json.encode_indent([1], indent = ""),',
+        '    }',
+        '',
+      ].join('\n'),
+    );
+    const res = (await test('bigjson.star')).json();
+    expect(res).toMatchObject({
+      success: true,
+      result: {
+        encoded: '1152921504606846976',
+        round_trip: '12345678901234567890',
+        exact: true,
+        indented: '[\n1\n]',
+      },
+    });
+
+    // http.post encodes a dict body with the same encoder.
+    await approved(
+      'bigpost.star',
+      `def main():\n    return http.post("${origin}/bigpost", body = {"n": 1 << 60})["status"]\n`,
+    );
+    expect((await test('bigpost.star')).json()).toMatchObject({ success: true });
+    expect(received.find((r) => r.url === '/bigpost')?.body).toBe('{"n":1152921504606846976}');
+  });
+
+  it('answers ints beyond 2^53 in a result exactly, as their decimal text', async () => {
+    await approved(
+      'bigresult.star',
+      'def main():\n    return {"big": 1 << 60, "neg": -(1 << 60), "edge": (1 << 53) + 1, "small": 7, "list": [12345678901234567890]}\n',
+    );
+    const res = await test('bigresult.star');
+    expect(res.json()).toMatchObject({
+      success: true,
+      result: {
+        big: '1152921504606846976',
+        neg: '-1152921504606846976',
+        edge: '9007199254740993',
+        small: 7,
+        list: ['12345678901234567890'],
+      },
+    });
+    await approved('bigvalue.star', 'result = 1 << 60\n');
+    expect((await test('bigvalue.star')).json().result).toEqual({ value: '1152921504606846976' });
+  });
+
   it('refuses a script edited on disk after approval, and runs it again once re-approved', async () => {
     await approved('edited.star', 'result = {"v": 1}\n');
     expect((await test('edited.star')).json().result).toEqual({ v: 1 });

@@ -244,4 +244,14 @@ describe('redactDeep', () => {
     expect(out).toEqual({ a: M, list: [1, `x${M}`, { deep: [M] }], [M]: true, n: null });
     expect(input.a).toBe(TOKEN);
   });
+
+  it('takes a redact function too, and keeps a "__proto__" key as data', () => {
+    const input = JSON.parse(`{"__proto__": {"k": "${TOKEN}"}, "v": "${TOKEN}"}`) as object;
+    const out = redactDeep(input, (text) => redactor.redact(text));
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.keys(out)).toEqual(['__proto__', 'v']);
+    expect(JSON.stringify(out)).toBe(
+      JSON.stringify({ v: M }).replace('{', `{"__proto__":{"k":"${M}"},`),
+    );
+  });
 });

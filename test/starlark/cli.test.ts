@@ -37,6 +37,18 @@ describe('steward starlark', () => {
     expect((await cli(['run', script('x = 1\n')])).out).toEqual(['null']);
   });
 
+  it('prints ints beyond 2^53 exactly', async () => {
+    const file = script(
+      'def main():\n    return {"big": 1 << 60, "list": [-12345678901234567890, 1.5, "x"]}\n',
+    );
+    expect(await cli(['run', file])).toEqual({
+      code: 0,
+      out: ['{"big":1152921504606846976,"list":[-12345678901234567890,1.5,"x"]}'],
+      err: [],
+    });
+    expect((await cli(['run', script('result = 1 << 60\n')])).out).toEqual(['1152921504606846976']);
+  });
+
   it('exits 1 with file:line:col on errors', async () => {
     const r = await cli(['run', script('def main():\n    return 1 + "a"\n')]);
     expect(r.code).toBe(1);

@@ -7,6 +7,7 @@ import type { ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { scriptDetailSchema } from '../../scripts/script-schema.js';
 import { toDetail, toListEntry } from '../../scripts/script-views.js';
+import { redactDeep } from '../../secrets/redact-deep.js';
 import {
   approveBody,
   approvedSchema,
@@ -36,11 +37,13 @@ function actor(request: FastifyRequest): string {
 export interface ScriptRoutesOptions {
   scripts: ScriptService;
   runner: ScriptRunner;
+  /** This process's redaction: a run's result leaves Steward here. */
+  redact: (text: string) => string;
 }
 
 export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
   app,
-  { scripts, runner },
+  { scripts, runner, redact },
 ) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -154,19 +157,11 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
         ...(req.body?.function !== undefined ? { function: req.body.function } : {}),
         origin: 'api',
       });
-      return result.success
-        ? {
-            success: true as const,
-            result: result.result,
-            duration_ms: result.duration_ms,
-            logs: result.logs,
-          }
-        : {
-            success: false as const,
-            error: result.error ?? 'script failed',
-            duration_ms: result.duration_ms,
-            logs: result.logs,
-          };
+      // The worker redacted with its secret set; this one may know a secret set since.
+      const { success, result: value, error, duration_ms, logs } = redactDeep(result, redact);
+      return success
+        ? { success, result: value, duration_ms, logs }
+        : { success, error: error ?? 'script failed', duration_ms, logs };
     },
   );
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isAppError } from '../../errors/catalogue.js';
-import type { ScriptRunner, RunResult } from '../../scripts/script-runner.js';
+import { runResult, type RunResult } from '../../queue/script-runs.js';
+import type { ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { hashSource } from '../../scripts/hashing.js';
 import { ToolError } from '../../errors/tool-error.js';
@@ -17,16 +18,15 @@ export interface ScriptToolDeps {
 /** At most this many `exec-` scripts wait for review; a looping AI cannot flood the queue. */
 export const maxPendingExec = 50;
 
+/** What `script_run` answers on success (the registry redacts it on the way out). */
+const toolRunResult = runResult.pick({ result: true, logs: true, duration_ms: true });
+
 function render(result: RunResult): string {
   if (!result.success) {
     const logs = result.logs.length ? `\nlogs:\n${result.logs.join('\n')}` : '';
     throw new ToolError(`Script failed: ${result.error ?? 'unknown error'}${logs}`);
   }
-  return JSON.stringify({
-    result: result.result,
-    logs: result.logs,
-    duration_ms: result.duration_ms,
-  });
+  return JSON.stringify(toolRunResult.parse(result));
 }
 
 export function scriptTools({ scripts, runner, allowlist }: ScriptToolDeps): ToolDefinition[] {

@@ -138,6 +138,14 @@ function encodeToString(fnName: string, v: Value, thread: Thread): string {
   return out.join('');
 }
 
+/**
+ * JSON text of `v` exactly as `json.encode` writes it (errors name `fnName`): for host modules
+ * that encode a value they were handed, so a script meets one JSON encoding everywhere.
+ */
+export function encodeJSON(fnName: string, v: Value, thread: Thread): string {
+  return encodeToString(fnName, v, thread);
+}
+
 /** Re-indents valid JSON text the way Go's json.Indent does (empty containers stay `[]`/`{}`). */
 function indentText(
   fnName: string,

@@ -10,7 +10,9 @@ import {
   type Value,
 } from '../../starlark/values/index.js';
 import { formatPercent } from '../../starlark/values/percent-format.js';
-import { toJS, toStarlark } from '../../starlark/values/convert.js';
+import { toStarlark } from '../../starlark/values/convert.js';
+import { encodeJSON, jsonModule } from '../../starlark/index.js';
+import type { RunLimits, ScriptGlobal } from '../../queue/script-runs.js';
 import { unpackArgs, wantString } from '../../starlark/values/unpack.js';
 import { callHost, HostCallTimeout, sleepSync, type BridgeEnd } from './host-bridge.js';
 import type { HttpAnswer, HttpCall } from './host-calls.js';
@@ -20,7 +22,7 @@ export interface HostRun {
   bridge: BridgeEnd;
   /** Absolute deadline (epoch ms) of the run. */
   deadline: number;
-  httpRequests: number;
+  limits: Pick<RunLimits, 'http_requests'>;
   declaredSecrets: string[];
   secretValues: Record<string, string | null>;
 }
@@ -32,21 +34,6 @@ export class WallTimeExceeded extends StarlarkError {}
 
 function wallTimeError(): WallTimeExceeded {
   return new WallTimeExceeded('wall time limit exceeded');
-}
-
-/** JSON text of a Starlark value (dicts with string keys only; ints beyond 2^53 stay exact). */
-export function jsonEncode(v: Value): string {
-  const js = toJS(v);
-  const text = JSON.stringify(js, (_k, x: unknown) => {
-    if (typeof x === 'bigint') return x.toString();
-    if (x instanceof Map) throw new StarlarkError('json.encode: dict keys must be strings');
-    if (x instanceof Uint8Array) throw new StarlarkError('json.encode: cannot encode bytes');
-    if (typeof x === 'number' && !Number.isFinite(x)) {
-      throw new StarlarkError(`json.encode: cannot encode non-finite float ${x}`);
-    }
-    return x;
-  });
-  return text;
 }
 
 function stringDict(fn: string, param: string, v: Value | undefined): Record<string, string> {
@@ -62,12 +49,20 @@ function stringDict(fn: string, param: string, v: Value | undefined): Record<str
   return out;
 }
 
-export function createHostModules(run: HostRun): Map<string, Value> {
+/**
+ * Scripts get the interpreter's own `json` module (the conformance-tested one): one instance,
+ * frozen, shared by every run of this thread.
+ */
+const json = jsonModule();
+
+/** The host modules of one run: every name a script sees (`ScriptGlobal`) except `args`. */
+export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'args'>, Value> {
   let requests = 0;
+  const maxRequests = run.limits.http_requests;
 
   const http = (fn: string, call: HttpCall): Value => {
-    if (requests >= run.httpRequests) {
-      throw new StarlarkError(`${fn}: more than ${run.httpRequests} HTTP requests in one run`);
+    if (requests >= maxRequests) {
+      throw new StarlarkError(`${fn}: more than ${maxRequests} HTTP requests in one run`);
     }
     requests++;
     const remaining = run.deadline - Date.now();
@@ -91,14 +86,19 @@ export function createHostModules(run: HostRun): Map<string, Value> {
         headers: stringDict('http.get', 'headers', headers),
       });
     }),
-    post: builtin('post', (_t, args, kwargs) => {
+    post: builtin('post', (thread, args, kwargs) => {
       const [url, body, headers, contentType] = unpackArgs('http.post', args, kwargs, [
         'url',
         'body?',
         'headers?',
         'content_type?',
       ]);
-      const text = body === undefined ? '' : typeof body === 'string' ? body : jsonEncode(body);
+      const text =
+        body === undefined
+          ? ''
+          : typeof body === 'string'
+            ? body
+            : encodeJSON('http.post', body, thread);
       const sent = stringDict('http.post', 'headers', headers);
       const type =
         contentType === undefined
@@ -113,24 +113,6 @@ export function createHostModules(run: HostRun): Map<string, Value> {
         headers: sent,
         body: text,
       });
-    }),
-  });
-
-  const jsonModule = defineModule('json', {
-    encode: builtin('encode', (_t, args, kwargs) => {
-      const [x] = unpackArgs('json.encode', args, kwargs, ['x']);
-      return jsonEncode(x as Value);
-    }),
-    decode: builtin('decode', (_t, args, kwargs) => {
-      const [x] = unpackArgs('json.decode', args, kwargs, ['x']);
-      const text = wantString('json.decode', 'x', x as Value);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch (err) {
-        throw new StarlarkError(`json.decode: ${(err as Error).message}`);
-      }
-      return toStarlark(parsed);
     }),
   });
 
@@ -181,11 +163,5 @@ export function createHostModules(run: HostRun): Map<string, Value> {
     return formatPercent(wantString('format', 'fmt', fmt), new Tuple(rest));
   });
 
-  return new Map<string, Value>([
-    ['http', httpModule],
-    ['json', jsonModule],
-    ['time', timeModule],
-    ['secrets', secretsModule],
-    ['format', format],
-  ]);
+  return { http: httpModule, json, time: timeModule, secrets: secretsModule, format };
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
+import type { RunLimits } from '../../queue/script-runs.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
 
 /**
@@ -31,7 +32,8 @@ export function runTaskFile(): string {
 export interface ScriptPoolOptions {
   /** 0 means one per CPU. */
   threads: number;
-  memoryMb: number;
+  /** `memory_mb` caps each thread's heap. */
+  limits: Pick<RunLimits, 'memory_mb'>;
 }
 
 export interface ScriptPool {
@@ -40,13 +42,14 @@ export interface ScriptPool {
   destroy(): Promise<void>;
 }
 
-export function createScriptPool({ threads, memoryMb }: ScriptPoolOptions): ScriptPool {
+export function createScriptPool({ threads, limits }: ScriptPoolOptions): ScriptPool {
+  const memoryMb = limits.memory_mb;
   const count = threads > 0 ? threads : Math.max(1, os.availableParallelism());
   const piscina = new Piscina({
     filename: pathToFileURL(runTaskFile()).href,
     minThreads: count,
     maxThreads: count,
-    // Threads stay warm: programs are cached in them by hash.
+    // Threads stay warm: a new one would load the interpreter again before its first run.
     idleTimeout: Infinity,
     resourceLimits: {
       maxOldGenerationSizeMb: memoryMb,

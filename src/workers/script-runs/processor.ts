@@ -1,28 +1,30 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '../../log/logger.js';
 import type { Egress } from '../../net/egress.js';
-import { queues, type ScriptRunResult } from '../../queue/definitions.js';
-import { redactJson } from '../../scripts/deep-redact.js';
-import { runDeadlineMargin } from '../../scripts/script-runner.js';
+import { ScriptRefusedError } from '../../errors/script-errors.js';
+import {
+  runDeadline,
+  scriptRunPayload,
+  type RunLimits,
+  type RunRefusal,
+  type ScriptRunResult,
+} from '../../queue/script-runs.js';
+import { checkApproval } from '../../scripts/approval.js';
+import type { FileMirror } from '../../scripts/file-mirror.js';
+import { hashSource } from '../../scripts/hashing.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
+import { redactDeep } from '../../secrets/redact-deep.js';
 import { openBridge } from './host-bridge.js';
 import { createHostHandler } from './host-calls.js';
 import type { ScriptPool } from './pool.js';
 
-export interface ScriptRunLimits {
-  steps: number;
-  wallTimeMs: number;
-  memoryMb: number;
-  outputBytes: number;
-  httpBodyBytes: number;
-  httpRequests: number;
-}
-
 export interface ProcessorDeps {
-  store: ScriptRepository;
+  store: Pick<ScriptRepository, 'get'>;
+  /** The scripts directory: a file edited after approval refuses the run. */
+  mirror: Pick<FileMirror, 'read'>;
   pool: ScriptPool;
   egress: Egress;
-  limits: ScriptRunLimits;
+  limits: RunLimits;
   getSecret: (name: string) => Promise<string | null>;
   redact: (text: string) => string;
   log: Logger;
@@ -33,24 +35,25 @@ const abortGrace = 250;
 
 /**
  * The `script-runs` job processor: re-checks what the caller checked (the job may be old, the
- * script may have changed), runs the approved source in a pool thread under the limits, and
- * returns a redacted result — BullMQ stores results in Redis, where no secret may land.
+ * script or its file may have changed) with the one approval rule, runs the approved source in
+ * a pool thread under the limits, and returns a redacted result — BullMQ stores results in
+ * Redis, where no secret may land.
  */
 export function createScriptRunProcessor(deps: ProcessorDeps) {
-  const { store, pool, limits, redact } = deps;
+  const { store, mirror, pool, limits, redact } = deps;
 
-  const refuse = (code: string, error: string): ScriptRunResult => ({
+  const refuse = (refusal: RunRefusal, error: string): ScriptRunResult => ({
     success: false,
-    code,
+    refusal,
     error,
     duration_ms: 0,
     logs: [],
   });
 
   return async function processScriptRun(job: Job): Promise<ScriptRunResult> {
-    const payload = queues.scriptRuns.payload.parse(job.data);
+    const payload = scriptRunPayload.parse(job.data);
     const { name } = payload;
-    if (Date.now() - job.timestamp > limits.wallTimeMs + runDeadlineMargin) {
+    if (Date.now() - job.timestamp > runDeadline(limits)) {
       // Its caller stopped waiting long ago; running it now would surprise everyone.
       return {
         success: false,
@@ -59,28 +62,33 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
         logs: [],
       };
     }
-    const record = await store.get(name);
-    if (!record) return refuse('script_not_found', `script ${name} not found`);
+    // The file is read beside the record's round trip: the check costs no extra wait.
+    const [record, file] = await Promise.all([
+      store.get(name),
+      payload.allowUnapproved ? null : mirror.read(name).catch(() => null),
+    ]);
+    if (!record) return refuse('not_found', `script ${name} not found`);
     if (record.hash !== payload.hash) {
-      return refuse('script_modified', `script ${name} changed since the run was requested`);
+      return refuse('modified', `script ${name} changed since the run was requested`);
     }
     if (!payload.allowUnapproved) {
-      if (record.status !== 'approved' || record.approved_hash !== payload.hash) {
-        return refuse('script_not_approved', `script ${name} is not approved`);
+      const verdict = checkApproval(record, { fileHash: file === null ? null : hashSource(file) });
+      if (!verdict.runnable) {
+        return refuse(verdict.reason, new ScriptRefusedError(name, verdict.reason).message);
       }
     }
 
     const started = Date.now();
-    const deadline = started + limits.wallTimeMs;
+    const deadline = started + limits.wall_time;
     const declared = record.metadata.secrets;
     const secretValues: Record<string, string | null> = {};
     for (const secret of declared) secretValues[secret] = await deps.getSecret(secret);
 
     const bridge = openBridge(
-      createHostHandler({ egress: deps.egress, deadline, bodyBudget: limits.httpBodyBytes }),
+      createHostHandler({ egress: deps.egress, deadline, bodyBudget: limits.http_body_bytes }),
     );
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), limits.wallTimeMs + abortGrace);
+    const timer = setTimeout(() => controller.abort(), limits.wall_time + abortGrace);
     let outcome: { success: boolean; result?: unknown; error?: string; logs: string[] };
     try {
       outcome = await pool.run(
@@ -91,11 +99,7 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
           args: payload.args,
           ...(payload.function !== undefined ? { function: payload.function } : {}),
           deadline,
-          limits: {
-            steps: limits.steps,
-            outputBytes: limits.outputBytes,
-            httpRequests: limits.httpRequests,
-          },
+          limits,
           declaredSecrets: declared,
           secretValues,
           bridge: bridge.end,
@@ -114,27 +118,23 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
       bridge.close();
     }
     const duration = Date.now() - started;
-    return outcome.success
-      ? {
-          success: true,
-          result: redactJson(outcome.result, redact),
-          duration_ms: duration,
-          logs: outcome.logs.map(redact),
-        }
+    const result: ScriptRunResult = outcome.success
+      ? { success: true, result: outcome.result, duration_ms: duration, logs: outcome.logs }
       : {
           success: false,
-          error: redact(outcome.error ?? 'script failed'),
+          error: outcome.error ?? 'script failed',
           duration_ms: duration,
-          logs: outcome.logs.map(redact),
+          logs: outcome.logs,
         };
+    return redactDeep(result, redact);
   };
 }
 
-function describePoolError(err: unknown, signal: AbortSignal, limits: ScriptRunLimits): string {
-  if (signal.aborted) return `script exceeded its wall time limit of ${limits.wallTimeMs} ms`;
+function describePoolError(err: unknown, signal: AbortSignal, limits: RunLimits): string {
+  if (signal.aborted) return `script exceeded its wall time limit of ${limits.wall_time} ms`;
   const code = (err as { code?: string }).code;
   if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return `script exceeded its memory limit of ${limits.memoryMb} MiB`;
+    return `script exceeded its memory limit of ${limits.memory_mb} MiB`;
   }
   return `script thread failed: ${err instanceof Error ? err.message : String(err)}`;
 }

@@ -11,6 +11,7 @@ import {
   toStarlark,
   type Value,
 } from '../../starlark/index.js';
+import type { ScriptGlobal } from '../../queue/script-runs.js';
 import { createHostModules } from './host-modules.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
 
@@ -22,25 +23,39 @@ import type { RunTask, RunTaskResult } from './task-types.js';
 export default function runTask(task: RunTask): RunTaskResult {
   const logs: string[] = [];
   let outputBytes = 0;
+  const { limits } = task;
   const print = (msg: string) => {
     outputBytes += Buffer.byteLength(msg, 'utf8') + 1;
-    if (outputBytes > task.limits.outputBytes) {
-      throw new StarlarkError(`output limit of ${task.limits.outputBytes} bytes exceeded`);
+    if (outputBytes > limits.output_bytes) {
+      throw new StarlarkError(`output limit of ${limits.output_bytes} bytes exceeded`);
     }
     logs.push(msg);
   };
   try {
-    const predeclared = createHostModules({
-      bridge: task.bridge,
-      deadline: task.deadline,
-      httpRequests: task.limits.httpRequests,
-      declaredSecrets: task.declaredSecrets,
-      secretValues: task.secretValues,
+    const globals: Record<ScriptGlobal, Value> = {
+      ...createHostModules({
+        bridge: task.bridge,
+        deadline: task.deadline,
+        limits,
+        declaredSecrets: task.declaredSecrets,
+        secretValues: task.secretValues,
+      }),
+      args: toStarlark(task.args),
+    };
+    const predeclared = new Map(Object.entries(globals));
+    // The run's limits in the interpreter's terms: this is the one place they are translated.
+    const interpreterLimits = {
+      maxSteps: limits.steps,
+      timeoutMs: Math.max(1, task.deadline - Date.now()),
+      maxOutput: limits.output_bytes,
+    };
+    const mod = execModule({
+      file: task.name,
+      source: task.source,
+      predeclared,
+      limits: interpreterLimits,
+      print,
     });
-    predeclared.set('args', toStarlark(task.args));
-    const timeoutMs = Math.max(1, task.deadline - Date.now());
-    const limits = { maxSteps: task.limits.steps, timeoutMs, maxOutput: task.limits.outputBytes };
-    const mod = execModule({ file: task.name, source: task.source, predeclared, limits, print });
     let value: Value;
     if (task.function !== undefined) {
       const fn = mod.globals.get(task.function);
@@ -59,10 +74,10 @@ export default function runTask(task: RunTask): RunTaskResult {
     }
     const result = asResultObject(toJsonValue(toJS(value)));
     const size = Buffer.byteLength(JSON.stringify(result), 'utf8') + outputBytes;
-    if (size > task.limits.outputBytes) {
+    if (size > limits.output_bytes) {
       return {
         success: false,
-        error: `output limit of ${task.limits.outputBytes} bytes exceeded`,
+        error: `output limit of ${limits.output_bytes} bytes exceeded`,
         logs,
       };
     }
@@ -86,7 +101,11 @@ function asResultObject(value: unknown): Record<string, unknown> {
   return { value };
 }
 
-/** JSON-safe data: big ints as decimal text, dicts with other keys by their string form. */
+/**
+ * JSON-safe data: dicts with other keys by their string form, and ints beyond 2^53 as their
+ * exact decimal text — the result travels as JSON (BullMQ in Redis, then the API or MCP), where
+ * a number that large would silently lose digits.
+ */
 function toJsonValue(x: unknown): unknown {
   if (typeof x === 'bigint') return x.toString();
   if (typeof x === 'number' && !Number.isFinite(x)) return String(x);

@@ -1,3 +1,4 @@
+import type { RunLimits } from '../../queue/script-runs.js';
 import type { BridgeEnd } from './host-bridge.js';
 
 /** What the worker's main thread sends a script thread for one run (structured-cloned). */
@@ -10,11 +11,7 @@ export interface RunTask {
   function?: string;
   /** The run's absolute deadline (epoch ms); the same clock as the thread's. */
   deadline: number;
-  limits: {
-    steps: number;
-    outputBytes: number;
-    httpRequests: number;
-  };
+  limits: RunLimits;
   /** Names the script declares in `# @secrets:` (what its approval covers). */
   declaredSecrets: string[];
   /** Their values, fetched by the main thread; null when declared but unset. */

@@ -3,6 +3,7 @@ import { queues } from '../../queue/definitions.js';
 import type { Context } from '../../runtime/context.js';
 import { bullPrefix, createRedis } from '../../store/redis.js';
 import type { Egress } from '../../net/egress.js';
+import { createFileMirror, type FileMirror } from '../../scripts/file-mirror.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
 import { createScriptPool } from './pool.js';
 import { createScriptRunProcessor } from './processor.js';
@@ -11,6 +12,8 @@ export interface ScriptRunWorkerDeps {
   store: ScriptRepository;
   /** The process's egress client; each run's body budget is passed per request. */
   egress: Egress;
+  /** The scripts directory the approval check reads; by default `paths.scripts`. */
+  mirror?: FileMirror;
   getSecret: (name: string) => Promise<string | null>;
   redact: (text: string) => string;
 }
@@ -31,19 +34,13 @@ export async function startScriptRunWorker(
 ): Promise<RunningScriptWorker> {
   const { config } = ctx;
   const limits = config.scripts.limits;
-  const pool = createScriptPool({ threads: config.scripts.threads, memoryMb: limits.memory_mb });
+  const pool = createScriptPool({ threads: config.scripts.threads, limits });
   const processor = createScriptRunProcessor({
     store: deps.store,
+    mirror: deps.mirror ?? createFileMirror(config.paths.scripts),
     pool,
     egress: deps.egress,
-    limits: {
-      steps: limits.steps,
-      wallTimeMs: limits.wall_time,
-      memoryMb: limits.memory_mb,
-      outputBytes: limits.output_bytes,
-      httpBodyBytes: limits.http_body_bytes,
-      httpRequests: limits.http_requests,
-    },
+    limits,
     getSecret: deps.getSecret,
     redact: deps.redact,
     log: ctx.log,

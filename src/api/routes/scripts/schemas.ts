@@ -10,6 +10,7 @@ import {
   versionEntrySchema,
   versionRecordSchema,
 } from '../../../scripts/script-schema.js';
+import { runResult } from '../../../queue/script-runs.js';
 
 export const scriptListSchema = z.object({ scripts: z.array(scriptListEntrySchema) });
 
@@ -35,19 +36,10 @@ export const versionSourceSchema = versionRecordSchema.pick({ commit: true, sour
 
 export const diffSchema = z.object({ diff: z.string() });
 
+/** `POST /scripts/:name/test`: the run result, with `result` on success and `error` on failure. */
 export const runResultSchema = z.union([
-  z.object({
-    success: z.literal(true),
-    result: z.unknown(),
-    duration_ms: z.number().int(),
-    logs: z.array(z.string()),
-  }),
-  z.object({
-    success: z.literal(false),
-    error: z.string(),
-    duration_ms: z.number().int(),
-    logs: z.array(z.string()),
-  }),
+  runResult.omit({ error: true }).extend({ success: z.literal(true), result: z.unknown() }),
+  runResult.omit({ result: true }).extend({ success: z.literal(false), error: z.string() }),
 ]);
 
 /** Every `:name` is checked against the domain rule: a bad name is 400, not a lookup. */

@@ -1,0 +1,4 @@
+/** `QueueClient.run` gave up waiting: no result within its deadline. */
+export class QueueTimeoutError extends Error {
+  override name = 'QueueTimeoutError';
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../src/errors/catalogue.js';
+import { ToolError } from '../../../src/errors/tool-error.js';
+import { scriptTools } from '../../../src/mcp/tools/script-tools.js';
+import type { RunResult } from '../../../src/queue/script-runs.js';
+import type { RunRequest, ScriptRunner } from '../../../src/scripts/script-runner.js';
+import type { ScriptService } from '../../../src/scripts/script-service.js';
+import { run, testConfig, testContext } from './tool-context.js';
+
+/** script_run over a runner that answers `answer` (or throws it) and records its requests. */
+function scriptRun(answer: RunResult | AppError) {
+  const requests: RunRequest[] = [];
+  const runner: ScriptRunner = {
+    async run(request) {
+      requests.push(request);
+      if (answer instanceof AppError) throw answer;
+      return answer;
+    },
+    check: async () => {
+      throw new Error('not used');
+    },
+  };
+  const tools = scriptTools({ scripts: {} as ScriptService, runner, allowlist: ['free'] });
+  const tool = tools.find((t) => t.name === 'script_run');
+  if (!tool) throw new Error('script_run is missing');
+  const ctx = testContext(testConfig());
+  return { requests, call: (args: Record<string, unknown>) => run(tool, args, ctx) };
+}
+
+describe('script_run', () => {
+  it('answers the result, logs and duration of the run result, in that order', async () => {
+    const { call, requests } = scriptRun({
+      success: true,
+      result: { n: 1 },
+      duration_ms: 4,
+      logs: ['hi'],
+    });
+    expect(await call({ name: 'free', args: [1] })).toBe(
+      '{"result":{"n":1},"logs":["hi"],"duration_ms":4}',
+    );
+    expect(requests).toEqual([
+      { name: 'free.star', args: [1], origin: 'mcp', allowUnapproved: true },
+    ]);
+  });
+
+  it('turns a failed run into a tool error with its logs', async () => {
+    const { call } = scriptRun({ success: false, error: 'boom', duration_ms: 1, logs: ['a'] });
+    await expect(call({ name: 'other' })).rejects.toThrow(
+      new ToolError('Script failed: boom\nlogs:\na'),
+    );
+  });
+
+  it('words a refusal for the AI', async () => {
+    const { call } = scriptRun(new AppError('script_modified', 'script other.star changed'));
+    await expect(call({ name: 'other' })).rejects.toThrow(/changed since it was approved/);
+  });
+});

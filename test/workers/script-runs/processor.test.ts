@@ -1,0 +1,107 @@
+import type { Job } from 'bullmq';
+import { describe, expect, it, vi } from 'vitest';
+import { configSchema } from '../../../src/config/schema.js';
+import type { Logger } from '../../../src/log/logger.js';
+import type { Egress } from '../../../src/net/egress.js';
+import type { ScriptRunPayload } from '../../../src/queue/script-runs.js';
+import { hashSource } from '../../../src/scripts/hashing.js';
+import { parseMetadata } from '../../../src/scripts/metadata.js';
+import type { ScriptRecord } from '../../../src/scripts/script-schema.js';
+import type { ScriptPool } from '../../../src/workers/script-runs/pool.js';
+import { createScriptRunProcessor } from '../../../src/workers/script-runs/processor.js';
+import type { RunTask } from '../../../src/workers/script-runs/task-types.js';
+
+const source = 'def main():\n    return {"token": "tok-123"}\n';
+const hash = hashSource(source);
+
+function record(overrides: Partial<ScriptRecord> = {}): ScriptRecord {
+  return {
+    name: 'job.star',
+    source,
+    hash,
+    status: 'approved',
+    approved_hash: hash,
+    metadata: parseMetadata(source),
+    created_at: '2026-01-01T00:00:00.000Z',
+    modified_at: '2026-01-01T00:00:00.000Z',
+    head: '0'.repeat(40),
+    ...overrides,
+  };
+}
+
+/** The processor with a thread pool that only records what it was given. */
+function setup(stored: ScriptRecord | null, file: string | null = source) {
+  const tasks: RunTask[] = [];
+  const pool: ScriptPool = {
+    threads: 1,
+    run: vi.fn(async (task: RunTask) => {
+      tasks.push(task);
+      return { success: true, result: { token: 'tok-123' }, logs: ['printed tok-123'] };
+    }),
+    destroy: async () => {},
+  };
+  const limits = configSchema.parse({}).scripts.limits;
+  const process = createScriptRunProcessor({
+    store: { get: async () => stored },
+    mirror: { read: async () => file },
+    pool,
+    egress: {} as Egress,
+    limits,
+    getSecret: async () => null,
+    redact: (text) => text.replaceAll('tok-123', '[REDACTED:TOKEN]'),
+    log: { warn: () => {} } as unknown as Logger,
+  });
+  const job = (payload: Partial<ScriptRunPayload> = {}, age = 0) =>
+    process({
+      data: { name: 'job.star', hash, args: {}, origin: 'api', ...payload },
+      timestamp: Date.now() - age,
+    } as unknown as Job);
+  return { job, tasks, limits };
+}
+
+describe('script-runs processor', () => {
+  it('runs an approved script with the configured limits object and redacts the result', async () => {
+    const { job, tasks, limits } = setup(record());
+    const result = await job();
+    expect(result).toMatchObject({
+      success: true,
+      result: { token: '[REDACTED:TOKEN]' },
+      logs: ['printed [REDACTED:TOKEN]'],
+    });
+    expect(tasks[0]?.limits).toBe(limits);
+  });
+
+  it('is the authority on approval: refuses what changed after the caller checked', async () => {
+    const edited = setup(record(), 'def main():\n    return 2\n');
+    expect(await edited.job()).toMatchObject({
+      success: false,
+      refusal: 'modified',
+      error:
+        'script job.star changed since it was approved; an administrator must approve it again',
+    });
+    expect(edited.tasks).toHaveLength(0);
+
+    const rejected = setup(record({ status: 'rejected' }));
+    expect(await rejected.job()).toMatchObject({
+      refusal: 'rejected',
+      error: 'script job.star was rejected',
+    });
+    const pending = setup(record({ status: 'pending', approved_hash: undefined }));
+    expect(await pending.job()).toMatchObject({ refusal: 'pending' });
+    const changed = setup(record({ hash: hashSource('x = 1\n') }));
+    expect(await changed.job()).toMatchObject({ refusal: 'modified' });
+    expect(await setup(null).job()).toMatchObject({ refusal: 'not_found' });
+    for (const s of [rejected, pending, changed]) expect(s.tasks).toHaveLength(0);
+  });
+
+  it('runs an allowlisted script without approval, and drops a job its caller gave up on', async () => {
+    const pending = setup(record({ status: 'pending', approved_hash: undefined }), null);
+    expect(await pending.job({ allowUnapproved: true })).toMatchObject({ success: true });
+    const late = setup(record());
+    expect(await late.job({}, late.limits.wall_time + 6_000)).toMatchObject({
+      success: false,
+      error: 'script run expired before a worker picked it up',
+    });
+    expect(late.tasks).toHaveLength(0);
+  });
+});
