@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors/catalogue.js';
+import { ScriptRefusedError } from '../../../src/errors/script-errors.js';
 import { ToolError } from '../../../src/errors/tool-error.js';
 import { scriptTools } from '../../../src/mcp/tools/script-tools.js';
 import type { RunResult } from '../../../src/queue/script-runs.js';
@@ -51,7 +52,7 @@ describe('script_run', () => {
   });
 
   it('words a refusal for the AI', async () => {
-    const { call } = scriptRun(new AppError('script_modified', 'script other.star changed'));
+    const { call } = scriptRun(new ScriptRefusedError('other.star', 'modified'));
     await expect(call({ name: 'other' })).rejects.toThrow(/changed since it was approved/);
   });
 });
