@@ -4,6 +4,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import { keys } from '../store/keys.js';
 import type { Redis } from '../store/redis.js';
 
 export interface ToolRateLimiter {
@@ -28,8 +29,8 @@ export function createToolRateLimiter(
       ? new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix })
       : new RateLimiterMemory({ points, duration, keyPrefix });
   const limiter = new BurstyRateLimiter(
-    make(limits.per_second, 1, 'ratelimit:mcp'),
-    make(Math.max(1, extra), 2, 'ratelimit:mcp-burst'),
+    make(limits.per_second, 1, keys.rateLimit('mcp')),
+    make(Math.max(1, extra), 2, keys.rateLimit('mcp-burst')),
   );
   return {
     message: `Rate limit exceeded: at most ${limits.per_second} requests per second (burst ${limits.burst})`,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
-import { adminToken } from '../support/auth.js';
-import { tickState } from '../schedules/ticks.js';
+import { createTestApp, type TestApp } from '../../support/app.js';
+import { adminToken } from '../../support/auth.js';
+import { tickState } from '../../schedules/ticks.js';
 
 const script = {
   name: 'nightly',
@@ -90,7 +90,7 @@ describe('schedule endpoints', () => {
       { name: 'x', cron_expr: '* * * * *', type: 'agent', prompt: '   ' },
       { ...script, output_target: { provider: 'pigeon', channel_id: 'a' } },
       { ...script, timezone: 'Mars/Olympus' },
-      { ...script, script_name: '../etc/passwd' },
+      { ...script, script_name: '../../etc/passwd' },
     ]) {
       const res = await post(body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
-import { adminToken, authHeader, TEST_ADMIN } from '../support/auth.js';
-import { badTokens } from '../auth/bad-tokens.js';
+import { createTestApp, type TestApp } from '../../support/app.js';
+import { adminToken, authHeader, TEST_ADMIN } from '../../support/auth.js';
+import { badTokens } from '../../auth/bad-tokens.js';
 
 const SECRET = 's'.repeat(64);
 const JWT = /[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/.source;

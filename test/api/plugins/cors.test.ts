@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../../support/app.js';
 
 const corsHeaders = (headers: Record<string, unknown>) =>
   Object.keys(headers).filter((h) => h.startsWith('access-control-'));

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
-import { adminToken, authHeader } from '../support/auth.js';
-import { createRedis } from '../../src/store/redis.js';
-import { testRedisUrl } from '../support/redis.js';
+import { createTestApp, type TestApp } from '../../support/app.js';
+import { adminToken, authHeader } from '../../support/auth.js';
+import { createRedis } from '../../../src/store/redis.js';
+import { testRedisUrl } from '../../support/redis.js';
 
 const wrong = { username: 'admin', password: 'not the password at all' };
 

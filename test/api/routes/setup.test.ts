@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/store/keys.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { keys } from '../../../src/store/keys.js';
+import { createTestApp, type TestApp } from '../../support/app.js';
 
 const good = 'correct horse battery staple';
 const body = (password: string, confirm = password, username = 'admin') => ({

@@ -6,8 +6,8 @@ import { createFileMirror } from '../../src/scripts/file-mirror.js';
 import { createScriptService } from '../../src/scripts/script-service.js';
 import { keys } from '../../src/store/keys.js';
 import { createScriptRepository } from '../../src/store/script-repository.js';
-import { scheduleHarness, waitFor, type ScheduleHarness } from './harness.js';
-import { spawnWorker, type WorkerProcess } from './processes.js';
+import { scheduleHarness, waitFor, type ScheduleHarness } from '../schedules/harness.js';
+import { spawnWorker, type WorkerProcess } from '../schedules/processes.js';
 
 describe('schedules across worker processes', () => {
   let h: ScheduleHarness | undefined;

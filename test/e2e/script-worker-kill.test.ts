@@ -3,11 +3,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildCore, type Core } from '../../../src/cli/compose.js';
-import { createTestContext, type TestContext } from '../../support/app.js';
-import { testRedisUrl } from '../../support/redis.js';
+import { buildCore, type Core } from '../../src/cli/compose.js';
+import { createTestContext, type TestContext } from '../support/app.js';
+import { testRedisUrl } from '../support/redis.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'dist/cli/main.js');
 
 let t: TestContext;
