@@ -7,7 +7,7 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
-RUN npx tsc -p tsconfig.build.json && node scripts/copy-lua.mjs && npm prune --omit=dev --ignore-scripts
+RUN node scripts/build.mjs && npm prune --omit=dev --ignore-scripts
 
 # Runtime stage: compiled code, production dependencies, git (vault sync), a non-root user.
 FROM node:20-bookworm-slim AS runtime

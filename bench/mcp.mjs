@@ -12,7 +12,7 @@ const dist = new URL('../dist/', import.meta.url);
 const { loadConfig } = await import(new URL('config/load.js', dist));
 const { createLogger } = await import(new URL('log/logger.js', dist));
 const { createContext } = await import(new URL('runtime/context.js', dist));
-const { createServices } = await import(new URL('runtime/services.js', dist));
+const { buildCore } = await import(new URL('cli/compose.js', dist));
 
 const N = Number(process.env.BENCH_CALLS ?? 300);
 
@@ -34,11 +34,11 @@ const env = {
 
 const config = loadConfig({ env, cwd: dir });
 const ctx = await createContext(config, createLogger('error'), redisUrl);
-const services = await createServices(ctx);
+const services = await buildCore(ctx);
 mkdirSync(config.paths.workspace, { recursive: true });
 writeFileSync(path.join(config.paths.workspace, 'note.md'), 'x'.repeat(1024));
 await services.scripts.create('trivial.star', 'def main():\n    return {"ok": True}\n', 'bench');
-await services.scripts.store.approve('trivial.star', 'bench');
+await services.scripts.approve('trivial.star', 'bench');
 
 const worker = spawn(process.execPath, [new URL('cli/main.js', dist).pathname, 'worker'], {
   env,

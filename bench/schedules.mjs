@@ -21,7 +21,7 @@ import { loadConfig } from '../dist/config/load.js';
 import { createLogger } from '../dist/log/logger.js';
 import { createContext } from '../dist/runtime/context.js';
 import { createSchedules } from '../dist/schedules/create-schedules.js';
-import { createScheduleDeps } from '../dist/schedules/schedule-deps.js';
+import { createEgress } from '../dist/net/egress.js';
 import { startEmbeddedRedis } from '../dist/store/embedded-redis.js';
 import { keys } from '../dist/store/keys.js';
 
@@ -47,7 +47,19 @@ const config = loadConfig({
   },
 });
 const ctx = await createContext(config, createLogger('warn'), redis.url);
-const schedules = createSchedules(createScheduleDeps(ctx));
+const schedules = createSchedules({
+  redis: ctx.redis,
+  queues: ctx.queues,
+  config,
+  log: ctx.log,
+  egress: createEgress({
+    allow: [],
+    timeoutMs: config.egress.timeout,
+    maxBodyBytes: config.egress.max_body_bytes,
+    maxRedirects: 0,
+  }),
+  redact: (text) => text,
+});
 const children = [];
 let results = null;
 

@@ -9,7 +9,12 @@ import { buildApp } from '../dist/api/app.js';
 import { loadConfig } from '../dist/config/load.js';
 import { createLogger } from '../dist/log/logger.js';
 import { createContext } from '../dist/runtime/context.js';
-import { createServices } from '../dist/runtime/services.js';
+import {
+  buildAppDeps,
+  buildCore,
+  buildServerParts,
+  scriptWorkerDeps,
+} from '../dist/cli/compose.js';
 import { execModule, callFunction } from '../dist/starlark/index.js';
 import { startEmbeddedRedis } from '../dist/store/embedded-redis.js';
 import { startScriptRunWorker } from '../dist/workers/script-runs/worker.js';
@@ -33,13 +38,14 @@ const config = loadConfig({
   },
 });
 const ctx = await createContext(config, createLogger('warn'), redis.url);
-const services = await createServices(ctx);
+const core = await buildCore(ctx);
+const parts = await buildServerParts(ctx, core, { superviseEngine: false });
 const worker = await startScriptRunWorker(ctx, {
-  store: services.scripts.store,
+  ...scriptWorkerDeps(core),
   getSecret: async () => null,
   redact: (t) => t,
 });
-const app = await buildApp({ ctx, services });
+const app = await buildApp(await buildAppDeps(ctx, core, parts));
 await app.listen({ host: '127.0.0.1', port: 0 });
 ctx.lifecycle.setCheck('mcp_server', true);
 ctx.lifecycle.markReady();
