@@ -7,7 +7,7 @@ import { createEgress, type Egress } from '../net/egress.js';
 import type { Context } from '../runtime/context.js';
 import { createAgentRunner } from '../schedules/agent-runner.js';
 import { createSchedules, type Schedules } from '../schedules/create-schedules.js';
-import { scriptRunnerAdapter } from '../schedules/schedule-deps.js';
+import { scriptRunnerAdapter } from '../schedules/script-run-adapter.js';
 import { createFileMirror } from '../scripts/file-mirror.js';
 import { createScriptRunner, type ScriptRunner } from '../scripts/script-runner.js';
 import { createScriptService, type ScriptService } from '../scripts/script-service.js';
