@@ -1,4 +1,0 @@
-/** `QueueClient.run` gave up waiting: no result within its deadline. */
-export class QueueTimeoutError extends Error {
-  override name = 'QueueTimeoutError';
-}
