@@ -32,7 +32,7 @@ export function parseAllowEntry(raw: string): AllowEntry {
   }
   const withPort = port === undefined ? {} : { port };
   const cidr = parseCidr(target);
-  if (cidr) return { kind: 'network', cidr, text, ...withPort };
+  if (cidr) return { kind: 'network', cidr: asIpv4(cidr), text, ...withPort };
   if (target.includes('/') || isIP(target.split('/')[0] ?? '')) {
     throw new AllowlistError(`egress.allow entry "${raw}" is not a valid IP network`);
   }
@@ -42,6 +42,15 @@ export function parseAllowEntry(raw: string): AllowEntry {
     );
   }
   return { kind: 'host', host: normaliseHost(target), text, ...withPort };
+}
+
+/**
+ * An entry written in IPv4-mapped form (`::ffff:10.0.0.1`, `::ffff:10.0.0.0/104`) as the IPv4
+ * network it stands for: addresses are compared unmapped, so the entry must be too.
+ */
+function asIpv4(cidr: Cidr): Cidr {
+  if (cidr.family !== 6 || cidr.prefix < 96 || cidr.base >> 32n !== 0xffffn) return cidr;
+  return { family: 4, base: cidr.base & 0xffffffffn, prefix: cidr.prefix - 96 };
 }
 
 export function normaliseHost(host: string): string {

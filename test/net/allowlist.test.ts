@@ -126,12 +126,14 @@ describe('createAllowlist', () => {
     expect(allow.permits('x', ip('64:ff9b::a01:203'), 80)).toBe(false);
   });
 
-  // Bug: allowlist.ts says a mapped address "is listed by an IPv4 entry for 10.0.0.1 and vice
-  // versa", but only the address is unmapped, never the entry, so an entry written in the mapped
-  // form ::ffff:10.0.0.1 does not admit a connection to 10.0.0.1. It fails closed (refuses).
-  it.fails('admits an IPv4 address through an entry written in its IPv4-mapped form', () => {
-    const allow = createAllowlist(['::ffff:10.0.0.1']);
+  // Only the address used to be unmapped, never the entry: an entry written as ::ffff:10.0.0.1
+  // did not admit a connection to 10.0.0.1.
+  it('admits an IPv4 address through an entry written in its IPv4-mapped form', () => {
+    const allow = createAllowlist(['::ffff:10.0.0.1', '::ffff:192.168.0.0/112']);
     expect(allow.permits('x', ip('::ffff:10.0.0.1'), 80)).toBe(true);
     expect(allow.permits('x', ip('10.0.0.1'), 80)).toBe(true);
+    expect(allow.permits('x', ip('192.168.7.9'), 80)).toBe(true);
+    expect(allow.permits('x', ip('192.169.0.1'), 80)).toBe(false);
+    expect(allow.permits('x', ip('10.0.0.2'), 80)).toBe(false);
   });
 });

@@ -12,6 +12,9 @@ export interface Readable {
  * Pages Readability cannot make sense of (app shells, link lists) fall back to the body text.
  */
 export function htmlToMarkdown(html: string, pageUrl: string): Readable {
+  // linkedom gives a document without a root element for blank input, on which every query
+  // throws; an empty page is simply empty.
+  if (html.trim() === '') return { title: '', markdown: '' };
   const { document } = parseHTML(html);
   absolutiseLinks(document, pageUrl);
   const pageTitle = (document.querySelector('title')?.textContent ?? '').trim();
