@@ -1,6 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { assertSafeLayout } from './layout.js';
 import { ConfigError } from '../errors/config-error.js';
 import { configSchema, type Config } from './schema.js';
 
@@ -64,17 +65,15 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const config = parsed.data;
   const data = path.resolve(cwd, config.data_dir);
   const workspace = path.resolve(cwd, config.workspace);
-  return {
-    ...config,
-    paths: {
-      data,
-      workspace,
-      scripts: path.join(workspace, 'scripts'),
-      memory: path.resolve(workspace, config.memory.dir ?? 'memory'),
-      ...(config.vault.path ? { vault: path.resolve(cwd, config.vault.path) } : {}),
-    },
-    ...(file ? { file } : {}),
+  const paths = {
+    data,
+    workspace,
+    scripts: path.join(workspace, 'scripts'),
+    memory: path.resolve(workspace, config.memory.dir ?? 'memory'),
+    ...(config.vault.path ? { vault: path.resolve(cwd, config.vault.path) } : {}),
   };
+  assertSafeLayout(paths);
+  return { ...config, paths, ...(file ? { file } : {}) };
 }
 
 function defaultFile(cwd: string): string | undefined {
