@@ -106,6 +106,25 @@ describe('POST /api/scripts/:name/test', () => {
     expect((await test('none.star')).json()).toMatchObject({ result: { value: null } });
   });
 
+  it('bounds a huge error text by the output limit, with a visible marker', async () => {
+    await approved(
+      'huge-fail.star',
+      'def main():\n    print("before")\n    fail("bad response: " + "x" * 5000000)\n',
+    );
+    const failed = (await test('huge-fail.star')).json();
+    expect(failed.success).toBe(false);
+    expect(failed.logs).toEqual(['before']);
+    expect(failed.error).toMatch(
+      /bad response: x+… \[truncated: \d+ more bytes over the output limit\]$/,
+    );
+    expect(Buffer.byteLength(failed.error)).toBeLessThan(1024 * 1024 + 100);
+
+    await approved('huge-key.star', 'def main():\n    return {}["k" * 3000000]\n');
+    const keyError = (await test('huge-key.star')).json();
+    expect(keyError.error).toMatch(/truncated/);
+    expect(Buffer.byteLength(keyError.error)).toBeLessThan(1024 * 1024 + 100);
+  });
+
   it('answers failures with the error and the logs printed before it', async () => {
     await approved('fails.star', 'def main():\n    print("before")\n    return 1 // 0\n');
     const res = await test('fails.star');

@@ -14,6 +14,7 @@ import type { FileMirror } from '../../scripts/file-mirror.js';
 import { hashSource } from '../../scripts/hashing.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
 import { redactDeep } from '../../secrets/redact-deep.js';
+import { boundFailure } from './bound-output.js';
 import { openBridge } from './host-bridge.js';
 import { createHostHandler } from './host-calls.js';
 import type { ScriptPool } from './pool.js';
@@ -122,9 +123,9 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
       ? { success: true, result: outcome.result, duration_ms: duration, logs: outcome.logs }
       : {
           success: false,
-          error: outcome.error ?? 'script failed',
+          // The thread bounds these already; this is the second lock before Redis stores them.
+          ...boundFailure(outcome.error ?? 'script failed', outcome.logs, limits.output_bytes),
           duration_ms: duration,
-          logs: outcome.logs,
         };
     return redactDeep(result, redact);
   };

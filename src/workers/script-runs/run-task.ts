@@ -12,6 +12,7 @@ import {
   type Value,
 } from '../../starlark/index.js';
 import type { ScriptGlobal } from '../../queue/script-runs.js';
+import { boundFailure } from './bound-output.js';
 import { createHostModules } from './host-modules.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
 
@@ -83,7 +84,8 @@ export default function runTask(task: RunTask): RunTaskResult {
     }
     return { success: true, result, logs };
   } catch (err) {
-    return { success: false, error: describe(err), logs };
+    // Bounded here, before the text is cloned out of the thread.
+    return { success: false, ...boundFailure(describe(err), logs, limits.output_bytes) };
   } finally {
     task.bridge.port.close();
   }
