@@ -18,12 +18,16 @@ const table: ReadonlyArray<[string, string]> = [
   ['169.254.0.0/16', 'a link-local address'],
   ['100.64.0.0/10', 'a carrier-grade NAT address'],
   ['192.0.0.0/24', 'an IETF protocol address'],
+  ['192.88.99.0/24', 'a 6to4 relay anycast address'],
   ['198.18.0.0/15', 'a benchmarking address'],
   ['224.0.0.0/4', 'a multicast address'],
   ['255.255.255.255/32', 'the broadcast address'],
   ['240.0.0.0/4', 'a reserved address'],
   ['::/128', 'the unspecified address'],
   [loopbackRanges.ipv6, 'a loopback address'],
+  // Translators and tunnels forward to whatever IPv4 address they carry, local ones included.
+  ['64:ff9b:1::/48', 'a local-use NAT64 address'],
+  ['2001::/32', 'a Teredo tunnel address'],
   ['fc00::/7', 'a unique-local address'],
   ['fe80::/10', 'a link-local address'],
   ['fec0::/10', 'a site-local address'],
@@ -38,6 +42,7 @@ const ranges: ReadonlyArray<[Cidr, string]> = table.map(([text, reason]) => [
 /** IPv6 forms that carry an IPv4 address, which is what the packet finally reaches. */
 const embedding: ReadonlyArray<[Cidr, (value: bigint) => bigint]> = [
   [parseCidr('::ffff:0:0/96') as Cidr, (v) => v & 0xffffffffn], // IPv4-mapped
+  [parseCidr('::ffff:0:0:0/96') as Cidr, (v) => v & 0xffffffffn], // SIIT IPv4-translated
   [parseCidr('::/96') as Cidr, (v) => v & 0xffffffffn], // IPv4-compatible (deprecated)
   [parseCidr('64:ff9b::/96') as Cidr, (v) => v & 0xffffffffn], // NAT64 well-known prefix
   [parseCidr('2002::/16') as Cidr, (v) => (v >> 80n) & 0xffffffffn], // 6to4

@@ -88,6 +88,20 @@ describe('specialReason', () => {
     expect(reason('2002:a9fe:a9fe:1234::1')).toBe(embedded('a cloud metadata address'));
   });
 
+  it('refuses translators and tunnels that forward to any IPv4 address, local ones included', () => {
+    expect(reason('64:ff9b:1::a00:1')).toBe('a local-use NAT64 address');
+    expect(reason('64:ff9b:1:ffff::1')).toBe('a local-use NAT64 address');
+    expect(reason('2001:0:4136:e378:8000:63bf:3fff:fdd2')).toBe('a Teredo tunnel address');
+    expect(reason('192.88.99.1')).toBe('a 6to4 relay anycast address');
+    // SIIT's IPv4-translated form ::ffff:0:a.b.c.d carries its IPv4 address like the mapped one.
+    expect(reason('::ffff:0:127.0.0.1')).toBe('a loopback address (embedded in IPv6)');
+    expect(reason('::ffff:0:10.1.2.3')).toBe('a private address (embedded in IPv6)');
+    expect(reason('::ffff:0:8.8.8.8')).toBeUndefined();
+    // Just outside: the next /32 after Teredo and the next /48 after local-use NAT64 are public.
+    expect(reason('2001:1::1')).toBeUndefined();
+    expect(reason('64:ff9b:2::1')).toBeUndefined();
+  });
+
   it('lets an embedded public IPv4 address through', () => {
     expect(reason('::ffff:8.8.8.8')).toBeUndefined();
     expect(reason('64:ff9b::1.1.1.1')).toBeUndefined();
