@@ -165,6 +165,22 @@ describe('POST /api/scripts/:name/test', () => {
     expect(leak.json().error).toContain('[REDACTED:API_KEY]');
   });
 
+  it('gives a secret named like an object property its own value', async () => {
+    // Secret values travel to the thread by name; a plain object keyed by "__proto__" lost it.
+    await h.services.secrets.set('__proto__', 'proto-secret-value-1234');
+    await h.services.secrets.set('constructor', 'ctor-secret-value-5678');
+    await h.services.redaction.refresh();
+    await approved(
+      'proto.star',
+      '# @secrets: __proto__, constructor, toString\ndef main():\n    return {"p": secrets.get("__proto__"), "c": secrets.get("constructor"), "t": secrets.get("toString")}\n',
+    );
+    const res = await test('proto.star');
+    expect(res.json()).toMatchObject({
+      success: true,
+      result: { p: '[REDACTED:__proto__]', c: '[REDACTED:constructor]', t: null },
+    });
+  });
+
   it('reaches HTTP through the egress rules, within the request limit', async () => {
     await approved(
       'http.star',

@@ -24,7 +24,7 @@ export interface HostRun {
   deadline: number;
   limits: Pick<RunLimits, 'http_requests'>;
   declaredSecrets: string[];
-  secretValues: Record<string, string | null>;
+  secretValues: ReadonlyMap<string, string | null>;
 }
 
 /** Longest single `time.sleep`, in seconds. */
@@ -146,7 +146,7 @@ export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'a
           `secrets.get: secret "${name}" is not declared in this script's "# @secrets:" header`,
         );
       }
-      return run.secretValues[name] ?? None;
+      return run.secretValues.get(name) ?? None;
     }),
     list: builtin('list', (_t, args, kwargs) => {
       unpackArgs('secrets.list', args, kwargs, []);

@@ -82,8 +82,8 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
     const started = Date.now();
     const deadline = started + limits.wall_time;
     const declared = record.metadata.secrets;
-    const secretValues: Record<string, string | null> = {};
-    for (const secret of declared) secretValues[secret] = await deps.getSecret(secret);
+    const secretValues = new Map<string, string | null>();
+    for (const secret of declared) secretValues.set(secret, await deps.getSecret(secret));
 
     const bridge = openBridge(
       createHostHandler({ egress: deps.egress, deadline, bodyBudget: limits.http_body_bytes }),

@@ -15,7 +15,8 @@ export interface RunTask {
   /** Names the script declares in `# @secrets:` (what its approval covers). */
   declaredSecrets: string[];
   /** Their values, fetched by the main thread; null when declared but unset. */
-  secretValues: Record<string, string | null>;
+  /** A Map, not an object: a secret may be named `__proto__` or `constructor`. */
+  secretValues: ReadonlyMap<string, string | null>;
   bridge: BridgeEnd;
 }
 
