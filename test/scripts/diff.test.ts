@@ -13,6 +13,12 @@ describe('unifiedDiff', () => {
     expect(diff).not.toMatch(/^(---|\+\+\+)/m);
   });
 
+  it('shows a removal and an addition in one hunk', () => {
+    expect(unifiedDiff('a.star', 'a\nb\nc\n', 'a\nc\nd\n')).toBe(
+      '@@ -1,3 +1,3 @@\n a\n-b\n c\n+d\n',
+    );
+  });
+
   it('keeps three lines of context and splits distant changes into separate hunks', () => {
     const from = Array.from({ length: 20 }, (_, i) => `l${i}`).join('\n') + '\n';
     const to = from.replace('l1\n', 'L1\n').replace('l18\n', 'L18\n');

@@ -22,6 +22,7 @@ describe('hashSource', () => {
   it('tells apart sources that differ only in whitespace or line endings', () => {
     expect(hashSource('x = 1\n')).not.toBe(hashSource('x = 1\r\n'));
     expect(hashSource('x = 1\n')).not.toBe(hashSource('x = 1'));
+    expect(hashSource('é')).not.toBe(hashSource('e'));
   });
 });
 
