@@ -105,57 +105,7 @@ describe('secrets key', () => {
   });
 });
 
-describe('key rotation', () => {
-  it('re-encrypts every secret and replaces the key file', async () => {
-    const ctx = setup();
-    try {
-      const old = await openSecretsKey(ctx.config, ctx.secrets, log);
-      const store = secretServiceOn(ctx.redis, old.crypto);
-      await store.set('ONE', 'first-value-1234');
-      await store.set('TWO', 'second-value-5678');
-      const version = Number(await ctx.redis.get(keys.redactionVersion()));
-      const result = await rotateSecretsKey(ctx.config, log, { redis: ctx.redis });
-      expect(result).toEqual({ secrets: 2, origin: 'file', file: keyFilePath(ctx.config) });
-      expect(existsSync(stagedKeyPath(ctx.config))).toBe(false);
-      const fresh = await openSecretsKey(ctx.config, ctx.secrets, log);
-      expect(fresh.key.equals(old.key)).toBe(false);
-      const next = secretServiceOn(ctx.redis, fresh.crypto);
-      expect(await next.get('ONE')).toBe('first-value-1234');
-      expect(await next.get('TWO')).toBe('second-value-5678');
-      expect(Number(await ctx.redis.get(keys.redactionVersion()))).toBe(version + 1);
-      // A process still on the old key must not write under it.
-      await expect(store.set('THREE', 'third-value-9999')).rejects.toThrow(/rotated/);
-    } finally {
-      ctx.redis.disconnect();
-    }
-  });
-
-  it('prints the new key when the key came from the environment', async () => {
-    const ctx = setup(generateSecretsKey().toString('base64'));
-    try {
-      const old = await openSecretsKey(ctx.config, ctx.secrets, log);
-      await secretServiceOn(ctx.redis, old.crypto).set('ONE', 'first-value-1234');
-      let printed = '';
-      const result = await rotateSecretsKey(ctx.config, log, {
-        redis: ctx.redis,
-        print: (t) => (printed += t),
-      });
-      expect(result.origin).toBe('config');
-      const newKey = printed.trim().split('\n').at(-1) as string;
-      // The old key no longer opens; the printed one does; the staged copy is the same key.
-      await expect(openSecretsKey(ctx.config, ctx.secrets, log)).rejects.toThrow(/rotation/);
-      expect(readFileSync(stagedKeyPath(ctx.config), 'utf8').trim()).toBe(newKey);
-      const next = await openSecretsKey(
-        { ...ctx.config, secrets: { key: newKey } },
-        ctx.secrets,
-        log,
-      );
-      expect(await secretServiceOn(ctx.redis, next.crypto).get('ONE')).toBe('first-value-1234');
-    } finally {
-      ctx.redis.disconnect();
-    }
-  });
-
+describe('an interrupted key rotation', () => {
   it('finishes an interrupted rotation at start-up', async () => {
     const ctx = setup();
     try {

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../../src/config/schema.js';
+import {
+  runDeadline,
+  runDeadlineMargin,
+  runRefusal,
+  runResult,
+  scriptGlobals,
+  scriptRunPayload,
+  scriptRunResult,
+} from '../../src/queue/script-runs.js';
+import { hashSource } from '../../src/scripts/hashing.js';
+import { findSyntaxError } from '../../src/scripts/syntax-check.js';
+
+const hash = hashSource('result = 1\n');
+
+describe('runDeadline', () => {
+  it('is the wall limit plus a 5 s margin', () => {
+    expect(runDeadlineMargin).toBe(5_000);
+    expect(runDeadline({ wall_time: 1 })).toBe(5_001);
+    expect(runDeadline({ wall_time: 30_000 })).toBe(35_000);
+  });
+
+  it('follows the configured wall time, default 30 s', () => {
+    const defaults = configSchema.parse({}).scripts.limits;
+    expect(runDeadline(defaults)).toBe(35_000);
+  });
+});
+
+describe('scriptGlobals', () => {
+  it('are the names a script sees besides the builtins', () => {
+    expect([...scriptGlobals]).toEqual(['http', 'json', 'time', 'secrets', 'format', 'args']);
+  });
+
+  it('are exactly what the syntax check accepts beyond the builtins', () => {
+    for (const name of scriptGlobals) {
+      expect(findSyntaxError('g.star', `x = ${name}\n`), name).toBeNull();
+    }
+    for (const name of ['os', 'load_secret', 'fetch', 'require', 'process']) {
+      expect(findSyntaxError('g.star', `x = ${name}\n`), name).not.toBeNull();
+    }
+  });
+});
+
+describe('scriptRunPayload', () => {
+  it('accepts a dict or a list of arguments and defaults allowUnapproved to false', () => {
+    const dict = scriptRunPayload.parse({ name: 'a.star', hash, args: { a: 1 }, origin: 'api' });
+    expect(dict).toEqual({
+      name: 'a.star',
+      hash,
+      args: { a: 1 },
+      origin: 'api',
+      allowUnapproved: false,
+    });
+    const list = scriptRunPayload.parse({
+      name: 'a.star',
+      hash,
+      args: [1, 'two'],
+      function: 'main',
+      origin: 'mcp',
+      allowUnapproved: true,
+    });
+    expect(list).toMatchObject({ args: [1, 'two'], function: 'main', allowUnapproved: true });
+  });
+
+  it('refuses a hash that is not sha256 of 64 lowercase hex digits', () => {
+    for (const bad of [
+      '',
+      'sha256:',
+      `sha256:${'A'.repeat(64)}`,
+      `sha1:${'a'.repeat(40)}`,
+      `${hash}x`,
+    ]) {
+      expect(
+        scriptRunPayload.safeParse({ name: 'a.star', hash: bad, args: {}, origin: 'api' }).success,
+        bad,
+      ).toBe(false);
+    }
+  });
+
+  it('refuses an unknown origin and arguments that are neither dict nor list', () => {
+    const base = { name: 'a.star', hash, args: {}, origin: 'api' };
+    expect(scriptRunPayload.safeParse({ ...base, origin: 'cli' }).success).toBe(false);
+    for (const args of ['text', 1, null, undefined]) {
+      expect(scriptRunPayload.safeParse({ ...base, args }).success, String(args)).toBe(false);
+    }
+    expect(scriptRunPayload.safeParse({ ...base, allowUnapproved: 'yes' }).success).toBe(false);
+  });
+});
+
+describe('scriptRunResult and runResult', () => {
+  const ok = { success: true, result: { value: 1 }, duration_ms: 3, logs: ['a'] };
+
+  it('accepts a result and a refusal, and nothing but the four refusals', () => {
+    expect(scriptRunResult.parse(ok)).toEqual(ok);
+    for (const refusal of runRefusal.options) {
+      expect(scriptRunResult.parse({ ...ok, success: false, refusal }).refusal).toBe(refusal);
+    }
+    expect(runRefusal.options).toEqual(['not_found', 'pending', 'rejected', 'modified']);
+    expect(scriptRunResult.safeParse({ ...ok, refusal: 'busy' }).success).toBe(false);
+  });
+
+  it('wants a whole, non-negative duration and a list of log lines', () => {
+    expect(scriptRunResult.safeParse({ ...ok, duration_ms: -1 }).success).toBe(false);
+    expect(scriptRunResult.safeParse({ ...ok, duration_ms: 1.5 }).success).toBe(false);
+    expect(scriptRunResult.safeParse({ ...ok, logs: 'a' }).success).toBe(false);
+    expect(scriptRunResult.safeParse({ success: true, duration_ms: 0 }).success).toBe(false);
+  });
+
+  it('runResult, what callers see, has no refusal field', () => {
+    expect(Object.keys(runResult.shape).sort()).toEqual([
+      'duration_ms',
+      'error',
+      'logs',
+      'result',
+      'success',
+    ]);
+    expect(runResult.parse({ ...ok, refusal: 'pending' })).not.toHaveProperty('refusal');
+  });
+});

@@ -1,0 +1,104 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFileMirror } from '../../src/scripts/file-mirror.js';
+import { maxSourceBytes } from '../../src/scripts/script-schema.js';
+
+let root: string;
+let dir: string;
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'steward-mirror-'));
+  dir = path.join(root, 'scripts');
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('file mirror', () => {
+  it('writes a script, creating the directory, and leaves no temporary file', async () => {
+    const mirror = createFileMirror(dir);
+    await mirror.write('a.star', 'result = 1\n');
+    expect(await mirror.read('a.star')).toBe('result = 1\n');
+    expect(readdirSync(dir)).toEqual(['a.star']);
+    // 0644 at most (the umask may take more away): never executable, never writable by others.
+    const mode = statSync(path.join(dir, 'a.star')).mode;
+    expect(mode & 0o600).toBe(0o600);
+    expect(mode & 0o133).toBe(0);
+  });
+
+  it('replaces a file whole on a second write', async () => {
+    const mirror = createFileMirror(dir);
+    await mirror.write('a.star', 'result = "a long first version"\n');
+    await mirror.write('a.star', 'x = 2\n');
+    expect(await mirror.read('a.star')).toBe('x = 2\n');
+    expect(readdirSync(dir)).toEqual(['a.star']);
+  });
+
+  it('reads null for a missing file, and removing a missing file is not an error', async () => {
+    const mirror = createFileMirror(dir);
+    expect(await mirror.read('none.star')).toBeNull();
+    await expect(mirror.remove('none.star')).resolves.toBeUndefined();
+    await mirror.write('a.star', 'x = 1\n');
+    await mirror.remove('a.star');
+    expect(await mirror.read('a.star')).toBeNull();
+  });
+
+  it('refuses names that are not script names, so no path leaves the directory', async () => {
+    const mirror = createFileMirror(dir);
+    for (const name of ['../escape.star', 'a/b.star', '.hidden.star', 'a.txt', '-a.star']) {
+      expect(() => mirror.fileOf(name)).toThrow(`not a script name: ${name}`);
+      await expect(mirror.write(name, 'x = 1\n')).rejects.toThrow('not a script name');
+      await expect(mirror.read(name)).rejects.toThrow('not a script name');
+      await expect(mirror.remove(name)).rejects.toThrow('not a script name');
+    }
+    expect(mirror.fileOf('ok.star')).toBe(path.join(dir, 'ok.star'));
+  });
+
+  it('cleans up its temporary file when the rename fails', async () => {
+    const mirror = createFileMirror(dir);
+    // A directory where the file should go makes the rename fail after the temp file is written.
+    mkdirSync(path.join(dir, 'a.star'), { recursive: true });
+    writeFileSync(path.join(dir, 'a.star', 'keep'), '');
+    await expect(mirror.write('a.star', 'x = 1\n')).rejects.toThrow();
+    expect(readdirSync(dir)).toEqual(['a.star']);
+  });
+
+  it('scans nothing when the directory does not exist', async () => {
+    expect(await createFileMirror(dir).scan()).toEqual({ files: [], skipped: [] });
+  });
+
+  it('scans .star files in name order and skips what cannot be a script, saying why', async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'b.star'), 'b = 1\n');
+    writeFileSync(path.join(dir, 'a.star'), 'a = 1\n');
+    writeFileSync(path.join(dir, 'notes.txt'), 'ignored');
+    writeFileSync(path.join(dir, '.a.star.0123.tmp'), 'ignored');
+    writeFileSync(path.join(dir, 'bad name.star'), 'x = 1\n');
+    writeFileSync(path.join(dir, 'big.star'), 'x'.repeat(maxSourceBytes + 1));
+    writeFileSync(path.join(dir, 'edge.star'), 'x'.repeat(maxSourceBytes));
+    mkdirSync(path.join(dir, 'folder.star'));
+
+    const scan = await createFileMirror(dir).scan();
+    expect(scan.files.map((f) => f.name)).toEqual(['a.star', 'b.star', 'edge.star']);
+    expect(scan.files[0]).toEqual({ name: 'a.star', source: 'a = 1\n' });
+    expect(scan.skipped).toEqual([
+      { name: 'bad name.star', message: 'not a valid script name' },
+      { name: 'big.star', message: `larger than ${maxSourceBytes} bytes` },
+    ]);
+  });
+
+  it('reports an unreadable file as skipped instead of failing the scan', async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'ok.star'), 'x = 1\n');
+    // A dangling symlink: stat fails with ENOENT for this entry only.
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync(path.join(root, 'missing'), path.join(dir, 'gone.star'));
+    const scan = await createFileMirror(dir).scan();
+    expect(scan.files.map((f) => f.name)).toEqual(['ok.star']);
+    expect(scan.skipped).toHaveLength(1);
+    expect(scan.skipped[0]).toMatchObject({ name: 'gone.star' });
+    expect(scan.skipped[0]?.message).toMatch(/ENOENT/);
+  });
+});

@@ -1,0 +1,270 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import type { Logger } from '../../src/log/logger.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ScriptNotFoundError, ScriptRefusedError } from '../../src/errors/script-errors.js';
+import type { QueueClient } from '../../src/queue/client.js';
+import {
+  runDeadline,
+  type ScriptRunPayload,
+  type ScriptRunResult,
+} from '../../src/queue/script-runs.js';
+import { createFileMirror, type FileMirror } from '../../src/scripts/file-mirror.js';
+import { hashSource } from '../../src/scripts/hashing.js';
+import { createScriptRunner, type ScriptRunner } from '../../src/scripts/script-runner.js';
+import { createScriptService, type ScriptService } from '../../src/scripts/script-service.js';
+import { keys } from '../../src/store/keys.js';
+import type { Redis } from '../../src/store/redis.js';
+import {
+  createScriptRepository,
+  type ScriptRepository,
+} from '../../src/store/script-repository.js';
+import { createStatsRepository, type StatsRepository } from '../../src/store/stats-repository.js';
+import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
+
+let prefix: string;
+let dir: string;
+let redis: Redis;
+let repository: ScriptRepository;
+let stats: StatsRepository;
+let mirror: FileMirror;
+let scripts: ScriptService;
+const silent = pino({ level: 'silent' });
+const limits = { wall_time: 2000 };
+
+/** A queue client standing in for the worker: it records each job and answers `answer`. */
+function fakeQueue(answer: (payload: ScriptRunPayload) => ScriptRunResult) {
+  const jobs: Array<{ key: string; payload: ScriptRunPayload; timeoutMs: number }> = [];
+  const queues = {
+    run: (async (key: string, payload: ScriptRunPayload, timeoutMs: number) => {
+      jobs.push({ key, payload, timeoutMs });
+      return answer(payload);
+    }) as unknown as QueueClient['run'],
+  };
+  return { jobs, queues };
+}
+
+function runner(
+  answer: (payload: ScriptRunPayload) => ScriptRunResult = () => ok,
+  overrides: { stats?: StatsRepository; log?: Logger } = {},
+) {
+  const queue = fakeQueue(answer);
+  const r: ScriptRunner = createScriptRunner({
+    store: repository,
+    mirror,
+    queues: queue.queues,
+    stats: overrides.stats ?? stats,
+    limits,
+    log: overrides.log ?? silent,
+  });
+  return { r, jobs: queue.jobs };
+}
+
+const ok: ScriptRunResult = { success: true, result: { n: 1 }, duration_ms: 7, logs: ['hi'] };
+let seq = 0;
+/** A fresh script name per test, so history and refusals never leak between tests. */
+const fresh = () => `run-${++seq}.star`;
+
+async function approvedScript(source = 'result = {"n": 1}\n'): Promise<string> {
+  const name = fresh();
+  await scripts.create(name, source, 'admin');
+  await scripts.approve(name, 'admin');
+  return name;
+}
+
+beforeAll(() => {
+  prefix = uniquePrefix('script-runner');
+  dir = mkdtempSync(path.join(os.tmpdir(), 'steward-script-runner-'));
+  redis = storeRedis(prefix);
+  repository = createScriptRepository(redis);
+  stats = createStatsRepository(redis);
+  mirror = createFileMirror(dir);
+  scripts = createScriptService({ store: repository, mirror, log: silent });
+});
+afterAll(async () => {
+  redis.disconnect();
+  await dropPrefix(prefix);
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await redis.del(keys.executionStats());
+});
+
+describe('script runner pre-check', () => {
+  it('refuses a script that does not exist with 404, without enqueueing', async () => {
+    const { r, jobs } = runner();
+    await expect(r.check('nope.star')).rejects.toBeInstanceOf(ScriptNotFoundError);
+    await expect(r.run({ name: 'nope.star', args: {}, origin: 'api' })).rejects.toMatchObject({
+      code: 'script_not_found',
+      details: { script: 'nope.star' },
+    });
+    expect(jobs).toEqual([]);
+  });
+
+  it('refuses a pending script with script_not_approved', async () => {
+    const name = fresh();
+    await scripts.create(name, 'x = 1\n', 'admin');
+    const { r, jobs } = runner();
+    await expect(r.run({ name, args: {}, origin: 'mcp' })).rejects.toMatchObject({
+      code: 'script_not_approved',
+      details: { reason: 'pending' },
+    });
+    expect(jobs).toEqual([]);
+  });
+
+  it('refuses a rejected script, unless its name is allowlisted', async () => {
+    const name = fresh();
+    await scripts.create(name, 'x = 1\n', 'admin');
+    await scripts.reject(name, 'admin', 'no');
+    const { r } = runner();
+    await expect(r.check(name)).rejects.toMatchObject({ details: { reason: 'rejected' } });
+    expect((await r.check(name, true)).hash).toBe(hashSource('x = 1\n'));
+  });
+
+  it('refuses a script changed since its approval with 409 script_modified', async () => {
+    const name = await approvedScript();
+    await scripts.update(name, 'x = 2\n', 'admin');
+    const { r } = runner();
+    const err = await r.check(name).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ScriptRefusedError);
+    expect(err).toMatchObject({ code: 'script_modified', status: 409 });
+  });
+
+  it('refuses an approved script whose file was edited but not imported yet', async () => {
+    const name = await approvedScript();
+    writeFileSync(mirror.fileOf(name), 'result = "edited on disk"\n');
+    const { r, jobs } = runner();
+    await expect(r.run({ name, args: {}, origin: 'api' })).rejects.toMatchObject({
+      code: 'script_modified',
+    });
+    expect(jobs).toEqual([]);
+    // An allowlisted name runs the stored source: the file plays no part.
+    expect((await r.check(name, true)).hash).toBe(hashSource('result = {"n": 1}\n'));
+  });
+
+  it('passes an approved script whose mirror file is missing, with its approved hash', async () => {
+    const source = 'result = {"n": 2}\n';
+    const name = await approvedScript(source);
+    await mirror.remove(name);
+    const { r } = runner();
+    const { record, hash } = await r.check(name);
+    expect(hash).toBe(hashSource(source));
+    expect(record).toMatchObject({ name, status: 'approved' });
+  });
+
+  it('runs the current source of an allowlisted pending script', async () => {
+    const name = fresh();
+    await scripts.create(name, 'y = 1\n', 'admin');
+    const { r, jobs } = runner();
+    await r.run({ name, args: [1], origin: 'mcp', allowUnapproved: true });
+    expect(jobs[0]?.payload).toMatchObject({ hash: hashSource('y = 1\n'), allowUnapproved: true });
+  });
+});
+
+describe('script runner runs', () => {
+  it('enqueues on script-runs with the checked hash and waits the run deadline', async () => {
+    const name = await approvedScript();
+    const { r, jobs } = runner();
+    await r.run({ name, args: { a: 1 }, function: 'main', origin: 'schedule' });
+    expect(jobs).toEqual([
+      {
+        key: 'scriptRuns',
+        payload: {
+          name,
+          hash: hashSource('result = {"n": 1}\n'),
+          args: { a: 1 },
+          function: 'main',
+          origin: 'schedule',
+          allowUnapproved: false,
+        },
+        timeoutMs: runDeadline(limits),
+      },
+    ]);
+    await r.run({ name, args: [], origin: 'api' });
+    expect(jobs[1]?.payload).not.toHaveProperty('function');
+  });
+
+  it('answers the result and records it in the history and the execution stats', async () => {
+    const name = await approvedScript();
+    const failed: ScriptRunResult = { success: false, error: 'boom', duration_ms: 3, logs: [] };
+    const { r } = runner((p) => (p.args && Array.isArray(p.args) ? failed : ok));
+    expect(await r.run({ name, args: {}, origin: 'api' })).toEqual(ok);
+    expect(await r.run({ name, args: [], origin: 'mcp' })).toEqual(failed);
+    const history = await repository.executionHistory(name);
+    expect(history.map(({ success, duration_ms }) => ({ success, duration_ms }))).toEqual([
+      { success: false, duration_ms: 3 },
+      { success: true, duration_ms: 7 },
+    ]);
+    expect(Date.parse(history[0]?.timestamp ?? '')).not.toBeNaN();
+    expect(await stats.read()).toEqual({ total: 2, success: 1, failed: 1, avg_duration_ms: 5 });
+  });
+
+  it('answers a failed result when no worker answers, and records it as a failure', async () => {
+    const name = await approvedScript();
+    const queues = {
+      run: (() => Promise.reject(new Error('job stalled'))) as unknown as QueueClient['run'],
+    };
+    const r = createScriptRunner({ store: repository, mirror, queues, stats, limits, log: silent });
+    const result = await r.run({ name, args: {}, origin: 'api' });
+    expect(result).toMatchObject({ success: false, error: 'script run failed: job stalled' });
+    expect((await repository.executionHistory(name))[0]?.success).toBe(false);
+  });
+
+  it('turns a refusal of the worker into the catalogue error, records nothing', async () => {
+    const name = await approvedScript();
+    const refused = (refusal: ScriptRunResult['refusal'], error?: string) =>
+      runner(() => ({
+        success: false,
+        ...(error !== undefined ? { error } : {}),
+        refusal,
+        duration_ms: 0,
+        logs: [],
+      })).r;
+
+    const gone = await refused('not_found', 'script vanished')
+      .run({ name, args: {}, origin: 'api' })
+      .catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(ScriptNotFoundError);
+    expect(gone).toMatchObject({ message: 'script vanished', details: { script: name } });
+
+    const changed = await refused('modified', 'changed under us')
+      .run({ name, args: {}, origin: 'api' })
+      .catch((e: unknown) => e);
+    expect(changed).toBeInstanceOf(ScriptRefusedError);
+    expect(changed).toMatchObject({ code: 'script_modified', message: 'changed under us' });
+
+    const pending = await refused('pending')
+      .run({ name, args: {}, origin: 'api' })
+      .catch((e: unknown) => e);
+    expect(pending).toMatchObject({
+      code: 'script_not_approved',
+      message: 'script refused',
+      details: { reason: 'pending' },
+    });
+
+    expect(await repository.executionHistory(name)).toEqual([]);
+    expect((await stats.read()).total).toBe(0);
+  });
+
+  it('answers the result without its refusal field', async () => {
+    const name = await approvedScript();
+    const { r } = runner(() => ({ ...ok, refusal: undefined }));
+    expect(await r.run({ name, args: {}, origin: 'api' })).not.toHaveProperty('refusal');
+  });
+
+  it('still answers the result when recording fails, and logs a warning', async () => {
+    const name = await approvedScript();
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    const broken: StatsRepository = {
+      ...stats,
+      record: () => Promise.reject(new Error('redis down')),
+    };
+    const { r } = runner(() => ok, { stats: broken, log });
+    expect(await r.run({ name, args: {}, origin: 'api' })).toEqual(ok);
+    const warning = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+    expect(warning).toMatchObject({ msg: 'could not record a run', script: name });
+  });
+});
