@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { mcpHttpRoutes } from '../../src/api/routes/mcp.js';
-import { createLogger } from '../../src/log/logger.js';
-import { createToolRateLimiter } from '../../src/mcp/rate-limit.js';
-import { createToolRegistry } from '../../src/mcp/registry.js';
-import { defineTool, type ToolContext } from '../../src/mcp/tool-types.js';
+import { mcpHttpRoutes } from '../../../src/api/routes/mcp.js';
+import { createLogger } from '../../../src/log/logger.js';
+import { createToolRateLimiter } from '../../../src/mcp/rate-limit.js';
+import { createToolRegistry } from '../../../src/mcp/registry.js';
+import { defineTool, type ToolContext } from '../../../src/mcp/tool-types.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 const echo = defineTool({
