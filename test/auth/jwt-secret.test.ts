@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadJwtSecret } from '../../src/auth/jwt-secret.js';
 
@@ -41,7 +40,11 @@ describe('signing secret', () => {
     await expect(loadJwtSecret({ dataDir })).rejects.toThrow(/fewer than 32/);
   });
 
-  it('jsonwebtoken refuses what our signer never produces (sanity)', () => {
-    expect(() => jwt.verify('a.b.c', secret, { algorithms: ['HS256'] })).toThrow();
+  it('trims the file, and an empty configured secret falls back to it', async () => {
+    const dataDir = path.join(dir, 'trimmed');
+    await mkdir(dataDir, { recursive: true });
+    const value = 'f'.repeat(40);
+    await writeFile(path.join(dataDir, 'jwt_secret'), `  ${value}\n\n`);
+    expect(await loadJwtSecret({ configured: '', dataDir })).toBe(value);
   });
 });

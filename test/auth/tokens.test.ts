@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPlugin, tokenClaims } from '../../src/api/plugins/auth.js';
 import type { TokenClaims, TokenType } from '../../src/auth/claims.js';
@@ -53,5 +54,9 @@ describe('token service', () => {
     for (const [name, token] of Object.entries(bad.asRefresh)) {
       expect(verify(token, 'refresh'), name).toBeNull();
     }
+  });
+
+  it('jsonwebtoken refuses what our signer never produces (sanity)', () => {
+    expect(() => jwt.verify('a.b.c', secret, { algorithms: ['HS256'] })).toThrow();
   });
 });

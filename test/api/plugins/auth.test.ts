@@ -138,12 +138,13 @@ describe('auth plugin', () => {
   });
 
   it('guards protected routes: 401 unauthorized without a valid access token', async () => {
-    for (const headers of [
+    const attempts: Array<Record<string, string>> = [
       {},
       { authorization: 'Basic YWRtaW46eA==' },
       { authorization: `Bearer ${refresh}` },
       { authorization: 'Bearer not-a-token' },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const res = await get('/protected', headers);
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({
