@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { mcpHttpRoutes } from '../../src/api/routes/mcp.js';
-import { createLogger } from '../../src/log/logger.js';
-import { createToolRateLimiter } from '../../src/mcp/rate-limit.js';
-import { createToolRegistry } from '../../src/mcp/registry.js';
-import { defineTool, type ToolContext } from '../../src/mcp/tool-types.js';
+import { mcpHttpRoutes } from '../../../src/api/routes/mcp.js';
+import { createLogger } from '../../../src/log/logger.js';
+import { createToolRateLimiter } from '../../../src/mcp/rate-limit.js';
+import { createToolRegistry } from '../../../src/mcp/registry.js';
+import { defineTool, type ToolContext } from '../../../src/mcp/tool-types.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 const echo = defineTool({
@@ -17,11 +17,14 @@ const echo = defineTool({
   handler: async ({ text }) => `echo: ${text} SECRETVALUE`,
 });
 
-async function build(limits = { per_second: 1000, burst: 2000 }): Promise<FastifyInstance> {
+async function build(
+  limits = { per_second: 1000, burst: 2000 },
+  token: string | undefined = TOKEN,
+): Promise<FastifyInstance> {
   const app = Fastify();
   const logger = createLogger('silent');
   await app.register(mcpHttpRoutes, {
-    mcp: { enabled: true, token: TOKEN, allowed_hosts: ['steward.internal'], allowed_origins: [] },
+    mcp: { enabled: true, token, allowed_hosts: ['steward.internal'], allowed_origins: [] },
     toolset: async () => ({
       registry: createToolRegistry([echo], (t) => t.replaceAll('SECRETVALUE', '[REDACTED:S]')),
       makeContext: (signal) => ({ logger, signal }) as unknown as ToolContext,
@@ -156,5 +159,67 @@ describe('MCP over Streamable HTTP', () => {
     }
     expect(codes.filter((c) => c === 429).length).toBe(2);
     await limited.close();
+  });
+
+  it('answers GET and DELETE 405 (stateless: no stream, no sessions), still behind the guard', async () => {
+    for (const method of ['GET', 'DELETE'] as const) {
+      const res = await app.inject({
+        method,
+        url: '/mcp',
+        headers: headers({ host: 'localhost' }),
+      });
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+      expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      const anonymous = await app.inject({ method, url: '/mcp', headers: { host: 'localhost' } });
+      expect(anonymous.statusCode).toBe(401);
+    }
+  });
+
+  it('asks for a bearer token in WWW-Authenticate, case-insensitively on the scheme', async () => {
+    const payload = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const none = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { host: 'localhost', 'content-type': 'application/json' },
+      payload,
+    });
+    expect(none.statusCode).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer');
+    expect(none.json()).toEqual({
+      error: 'unauthorized',
+      message: 'a valid bearer token (mcp.http.token) is required',
+    });
+    const lower = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: headers({ host: 'localhost', authorization: `bearer ${TOKEN}` }),
+      payload,
+    });
+    expect(lower.statusCode).toBe(200);
+  });
+
+  it('accepts a loopback Origin without listing it', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: headers({ host: 'localhost', origin: 'http://127.0.0.1:5173' }),
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('refuses every request when no token is configured', async () => {
+    const open = await build(undefined, undefined);
+    for (const authorization of ['', 'Bearer ', 'Bearer undefined']) {
+      const res = await open.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: headers({ host: 'localhost', authorization }),
+        payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      expect(res.statusCode, authorization).toBe(401);
+    }
+    await open.close();
   });
 });
