@@ -55,7 +55,10 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const key = [...issue.path, ...('keys' in issue ? [issue.keys.join(', ')] : [])].join('.');
-      const envName = envOverrides.find(([, k]) => k === issue.path.join('.'))?.[0];
+      // Name the variable only when it supplied the value (a set, non-empty one wins over the file).
+      const envName = envOverrides.find(
+        ([name, k]) => k === issue.path.join('.') && env[name] !== undefined && env[name] !== '',
+      )?.[0];
       return `  ${key || '(root)'}${envName ? ` (from ${envName})` : ''}: ${issue.message}`;
     });
     throw new ConfigError(

@@ -50,10 +50,10 @@ describe('steward command line', () => {
     );
   });
 
-  // Bug (src/config/load.ts): an invalid value is attributed to the environment variable that
-  // could set its key (`server.port (from STEWARD_PORT)`) even when that variable is unset and
-  // the value came from the file, sending the operator to the wrong place.
-  it.fails('names the environment variable only when it supplied the bad value', () => {
+  // An invalid value was attributed to the environment variable that could set its key
+  // (`server.port (from STEWARD_PORT)`) even when that variable was unset and the value came
+  // from the file, sending the operator to the wrong place.
+  it('names the environment variable only when it supplied the bad value', () => {
     const file = path.join(dir, 'bad-port.yaml');
     writeFileSync(file, 'server:\n  port: not-a-port\n');
     const res = steward('api', '--config', file);

@@ -34,10 +34,10 @@ describe('unifiedDiff', () => {
     );
   });
 
-  // Bug: a hunk of zero lines must name the line before it (`-0,0` for an empty source, as
-  // GNU diff, git and jsdiff's own formatPatch write); unifiedDiff prints structuredPatch's
-  // raw start (`-1,0`), which patch tools read as "insert after line 1".
-  it.fails('numbers an empty side 0,0 as the unified format does', () => {
+  // A hunk of zero lines names the line before it (`-0,0` for an empty source, as GNU diff, git
+  // and jsdiff's own formatPatch write); structuredPatch's raw start (`-1,0`) was printed, which
+  // patch tools read as "insert after line 1".
+  it('numbers an empty side 0,0 as the unified format does', () => {
     expect(unifiedDiff('a.star', '', 'a = 1\n')).toBe('@@ -0,0 +1,1 @@\n+a = 1\n');
     expect(unifiedDiff('a.star', 'a = 1\n', '')).toBe('@@ -1,1 +0,0 @@\n-a = 1\n');
   });
