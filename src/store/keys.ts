@@ -9,6 +9,8 @@ export const keys = {
   authSession: (sid: string) => `auth:session:${sid}`,
   /** rate-limiter-flexible's keyPrefix; it appends `:<client>` itself. */
   rateLimit: (scope: string) => `ratelimit:${scope}`,
+  /** One client's token bucket (hash of tokens and the time they were counted). */
+  tokenBucket: (scope: string, client: string) => `ratelimit:${scope}:bucket:${client}`,
 
   // Scripts
   scriptIndex: () => 'scripts:index',
