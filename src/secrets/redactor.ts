@@ -37,7 +37,9 @@ export function createRedactor(secrets: readonly SecretEntry[]): Redactor {
   usable.forEach((secret, tag) => {
     for (const text of patternsFor(secret.value).slice(1)) patterns.push({ text, tag });
   });
-  const automaton = patterns.length > 0 ? buildAutomaton(patterns) : null;
+  // Without regard to ASCII case: a secret used as a URL host comes back lower-cased in an error,
+  // and hex or header spellings vary in case.
+  const automaton = patterns.length > 0 ? buildAutomaton(patterns, { foldAsciiCase: true }) : null;
   const marker = (tag: number) => markers[tag] ?? '[REDACTED]';
 
   function redact(text: string): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRedactor, emptyRedactor } from '../../src/secrets/redactor.js';
 import { patternsFor } from '../../src/secrets/encodings.js';
+import { createEgress } from '../../src/net/egress.js';
 
 const TOKEN = 'sk-live_9f8e7d6c5b4a3210?+/=';
 const M = '[REDACTED:API_TOKEN]';
@@ -66,6 +67,33 @@ describe('redactor canaries', () => {
     for (const form of forms) {
       expect(redactor.redact(`https://x.test/?q=${form}&a=1`)).toBe(`https://x.test/?q=${M}&a=1`);
     }
+  });
+
+  it('matches without regard to ASCII case: a secret used as a URL host comes back lower-cased', async () => {
+    const host = 'MyHostKey7Q2ZbX9';
+    const redactor = createRedactor([{ name: 'HOSTKEY', value: host }]);
+    // Egress reports the host as the URL parser wrote it, lower-cased, before any DNS lookup.
+    const egress = createEgress({
+      allow: ['127.0.0.1'],
+      timeoutMs: 1000,
+      maxBodyBytes: 1000,
+      maxRedirects: 0,
+      resolver: async () => {
+        throw new Error('no DNS in this test');
+      },
+    });
+    const message = await egress.check(`http://${host}.example.invalid/`).then(
+      () => '',
+      (err: Error) => err.message,
+    );
+    expect(message).toContain(host.toLowerCase());
+    expect(redactor.redact(message)).not.toMatch(/myhostkey/i);
+    expect(redactor.redact(message)).toContain('[REDACTED:HOSTKEY]');
+    expect(redactor.redact('MYHOSTKEY7Q2ZBX9 and myhostkey7q2zbx9')).toBe(
+      '[REDACTED:HOSTKEY] and [REDACTED:HOSTKEY]',
+    );
+    // Non-ASCII letters keep their case: folding them is not one-to-one.
+    expect(createRedactor([{ name: 'U', value: 'ÄBCDEFGH' }]).redact('äbcdefgh')).toBe('äbcdefgh');
   });
 
   it('redacts hex, upper and lower case', () => {
