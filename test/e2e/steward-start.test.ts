@@ -1,10 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startEmbeddedRedis } from '../../src/store/embedded-redis.js';
-import { createRedis } from '../../src/store/redis.js';
+import { freePort } from '../../src/store/embedded-redis.js';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.js';
 
 const cli = path.resolve(__dirname, '../../dist/cli/main.js');
@@ -94,22 +93,5 @@ describe('steward start', () => {
       expect(result.status, role).toBe(0);
       expect(result.stdout).toMatch(new RegExp(`Usage: steward ${role}`));
     }
-  });
-});
-
-describe('embedded Redis', () => {
-  it('starts a private redis-server with AOF under the data dir and stops it', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-embedded-'));
-    const embedded = await startEmbeddedRedis(path.join(dir, 'redis'));
-    const redis = createRedis({ url: embedded.url, prefix: '' }, 'store');
-    try {
-      expect(await redis.config('GET', 'appendonly')).toEqual(['appendonly', 'yes']);
-      await redis.set('k', 'v');
-    } finally {
-      redis.disconnect();
-      await embedded.stop();
-    }
-    expect(existsSync(path.join(dir, 'redis'))).toBe(true);
-    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import {
+  callHost,
+  HostCallTimeout,
+  openBridge,
+  sleepSync,
+  type HostHandler,
+} from '../../../src/workers/script-runs/host-bridge.js';
+
+/** The compiled module, as a script thread loads it (threads need JavaScript: npm run build). */
+const compiled = pathToFileURL(
+  path.resolve(__dirname, '../../../dist/workers/script-runs/host-bridge.js'),
+).href;
+
+/**
+ * Runs `calls` one after another from a real thread through a bridge answered by `handler` on
+ * this thread; resolves with each call's value or error (name and message).
+ */
+async function fromThread(
+  handler: HostHandler,
+  calls: Array<{ op: string; args: unknown; timeoutMs: number }>,
+): Promise<Array<{ value?: unknown; error?: { name: string; message: string } }>> {
+  const bridge = openBridge(handler);
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    import(workerData.module).then(({ callHost }) => {
+      const out = [];
+      for (const c of workerData.calls) {
+        try {
+          out.push({ value: callHost(workerData.end, c.op, c.args, c.timeoutMs) });
+        } catch (err) {
+          out.push({ error: { name: err.name, message: err.message } });
+        }
+      }
+      parentPort.postMessage(out);
+    });
+  `;
+  const worker = new Worker(code, {
+    eval: true,
+    workerData: { module: compiled, end: bridge.end, calls },
+    transferList: [bridge.end.port],
+  });
+  try {
+    return await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  } finally {
+    await worker.terminate();
+    bridge.close();
+  }
+}
+
+describe('host bridge', () => {
+  it("answers a thread's blocking call with the handler's value, in order", async () => {
+    const seen: Array<[string, unknown]> = [];
+    const results = await fromThread(
+      async (op, args) => {
+        seen.push([op, args]);
+        await new Promise((r) => setTimeout(r, 20));
+        return { echoed: args };
+      },
+      [
+        { op: 'http', args: { n: 1 }, timeoutMs: 5000 },
+        { op: 'http', args: { n: 2 }, timeoutMs: 5000 },
+      ],
+    );
+    expect(results).toEqual([{ value: { echoed: { n: 1 } } }, { value: { echoed: { n: 2 } } }]);
+    expect(seen).toEqual([
+      ['http', { n: 1 }],
+      ['http', { n: 2 }],
+    ]);
+  });
+
+  it("throws the handler's error text in the thread", async () => {
+    const results = await fromThread(async () => {
+      throw new Error('host refused: 10.0.0.1 is not allowed');
+    }, [{ op: 'http', args: {}, timeoutMs: 5000 }]);
+    expect(results).toEqual([
+      { error: { name: 'Error', message: 'host refused: 10.0.0.1 is not allowed' } },
+    ]);
+  });
+
+  it('gives up at the timeout with HostCallTimeout when the host does not answer', async () => {
+    const started = Date.now();
+    const results = await fromThread(
+      () => new Promise(() => {}),
+      [{ op: 'http', args: {}, timeoutMs: 200 }],
+    );
+    expect(results).toEqual([
+      { error: { name: 'HostCallTimeout', message: 'http did not finish in time' } },
+    ]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+  });
+
+  it('a call whose timeout has already passed does not wait', () => {
+    const bridge = openBridge(async () => 'late');
+    try {
+      const started = Date.now();
+      expect(() => callHost(bridge.end, 'http', {}, -5)).toThrow(HostCallTimeout);
+      expect(Date.now() - started).toBeLessThan(100);
+    } finally {
+      bridge.close();
+      bridge.end.port.close();
+    }
+  });
+
+  it('sleepSync blocks for the given time, and not at all for zero or less', () => {
+    let started = Date.now();
+    sleepSync(60);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(59);
+    started = Date.now();
+    sleepSync(0);
+    sleepSync(-10);
+    expect(Date.now() - started).toBeLessThan(20);
+  });
+});

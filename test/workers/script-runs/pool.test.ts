@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configSchema } from '../../../src/config/schema.js';
+import { createEgress } from '../../../src/net/egress.js';
+import { openBridge } from '../../../src/workers/script-runs/host-bridge.js';
+import { createHostHandler } from '../../../src/workers/script-runs/host-calls.js';
+import {
+  createScriptPool,
+  runTaskFile,
+  type ScriptPool,
+} from '../../../src/workers/script-runs/pool.js';
+import type { RunTask } from '../../../src/workers/script-runs/task-types.js';
+import { startServer, type LocalServer } from '../../net/local-server.js';
+
+const limits = configSchema.parse({}).scripts.limits;
+
+describe('runTaskFile', () => {
+  it('run from sources, points at the compiled thread module under dist/', () => {
+    const file = runTaskFile();
+    expect(file).toBe(path.resolve(__dirname, '../../../dist/workers/script-runs/run-task.js'));
+    expect(existsSync(file)).toBe(true);
+  });
+});
+
+describe('script pool', () => {
+  let pool: ScriptPool;
+  let server: LocalServer;
+  beforeAll(async () => {
+    pool = createScriptPool({ threads: 1, limits });
+    server = await startServer((_req, res, body) => res.end(`echo:${body}`));
+  });
+  afterAll(async () => {
+    await pool.destroy();
+    await server.close();
+  });
+
+  /** One task whose host calls go through real egress to the local server. */
+  function task(source: string, deadline = Date.now() + 5000, steps = limits.steps) {
+    const egress = createEgress({
+      allow: [`127.0.0.1:${server.port}`],
+      timeoutMs: 5000,
+      maxBodyBytes: 1 << 20,
+      maxRedirects: 0,
+    });
+    const bridge = openBridge(createHostHandler({ egress, deadline, bodyBudget: 1 << 20 }));
+    const t: RunTask = {
+      name: 't.star',
+      hash: 'h',
+      source,
+      args: {},
+      deadline,
+      limits: { ...limits, steps },
+      declaredSecrets: [],
+      secretValues: {},
+      bridge: bridge.end,
+    };
+    return { t, close: bridge.close };
+  }
+
+  it('has the number of threads asked for, or one per CPU for 0', async () => {
+    expect(pool.threads).toBe(1);
+    const perCpu = createScriptPool({ threads: 0, limits });
+    expect(perCpu.threads).toBe(Math.max(1, os.availableParallelism()));
+    await perCpu.destroy();
+  });
+
+  it('runs a script on a thread whose HTTP calls the main thread answers', async () => {
+    const { t, close } = task(
+      `def main():\n    r = http.post("${server.url}/in", {"a": 1})\n    return {"status": r["status"], "body": r["body"]}\n`,
+    );
+    try {
+      const res = await pool.run(t, new AbortController().signal);
+      expect(res).toEqual({
+        success: true,
+        result: { status: 200, body: 'echo:{"a":1}' },
+        logs: [],
+      });
+      expect(server.requests.at(-1)?.headers['content-type']).toBe('application/json');
+    } finally {
+      close();
+    }
+  });
+
+  it('an aborted run rejects and the pool keeps serving', async () => {
+    const spin = task(
+      'def main():\n    for i in range(1000000000):\n        pass\n',
+      Date.now() + 30_000,
+      1e12,
+    );
+    const controller = new AbortController();
+    const running = pool.run(spin.t, controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    await expect(running).rejects.toThrow();
+    spin.close();
+    const ok = task('result = {"ok": True}\n');
+    expect((await pool.run(ok.t, new AbortController().signal)).result).toEqual({ ok: true });
+    ok.close();
+  });
+});

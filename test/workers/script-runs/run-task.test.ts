@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../../../src/config/schema.js';
+import type { RunLimits } from '../../../src/queue/script-runs.js';
+import { openBridge } from '../../../src/workers/script-runs/host-bridge.js';
+import runTask from '../../../src/workers/script-runs/run-task.js';
+import type { RunTask } from '../../../src/workers/script-runs/task-types.js';
+
+const defaults = configSchema.parse({}).scripts.limits;
+
+/** One run on this thread (host calls are covered by the pool test, on a real thread). */
+function run(
+  source: string,
+  extra: Partial<Omit<RunTask, 'limits'>> & { limits?: Partial<RunLimits> } = {},
+) {
+  const bridge = openBridge(async () => null);
+  try {
+    return runTask({
+      name: 't.star',
+      hash: 'h',
+      source,
+      args: {},
+      deadline: Date.now() + 5000,
+      declaredSecrets: [],
+      secretValues: {},
+      ...extra,
+      limits: { ...defaults, ...extra.limits },
+      bridge: bridge.end,
+    });
+  } finally {
+    bridge.close();
+  }
+}
+
+describe('run task entry points', () => {
+  it("answers main()'s dict as the result", () => {
+    expect(run('def main():\n    return {"ok": True, "n": 2}\n')).toEqual({
+      success: true,
+      result: { ok: true, n: 2 },
+      logs: [],
+    });
+  });
+
+  it('without main, answers the global result; without either, {"value": None}', () => {
+    expect(run('result = {"a": 1}\n').result).toEqual({ a: 1 });
+    expect(run('x = 1\n').result).toEqual({ value: null });
+  });
+
+  it('wraps anything other than a dict as {"value": …}', () => {
+    expect(run('result = [1, "two"]\n').result).toEqual({ value: [1, 'two'] });
+    expect(run('def main():\n    return "hi"\n').result).toEqual({ value: 'hi' });
+  });
+
+  it('calls a named function with list args as positional and dict args as keywords', () => {
+    const src = 'def add(a, b=10):\n    return a - b\n';
+    expect(run(src, { function: 'add', args: [5, 3] }).result).toEqual({ value: 2 });
+    expect(run(src, { function: 'add', args: { b: 1, a: 5 } }).result).toEqual({ value: 4 });
+    expect(run(src, { function: 'nope' })).toEqual({
+      success: false,
+      error: 'function nope is not defined',
+      logs: [],
+    });
+    expect(run('nope = 3\n', { function: 'nope' }).error).toBe('function nope is not defined');
+  });
+
+  it('gives the script its args', () => {
+    expect(run('result = {"got": args["who"]}\n', { args: { who: 'ann' } }).result).toEqual({
+      got: 'ann',
+    });
+  });
+});
+
+describe('run task results travel as JSON', () => {
+  it('writes ints beyond 2^53 as their exact decimal text and dict keys as strings', () => {
+    expect(run('result = {"big": 1 << 70, 1: "one", "f": 1.5}\n').result).toEqual({
+      big: '1180591620717411303424',
+      '1': 'one',
+      f: 1.5,
+    });
+  });
+
+  it('keeps a "__proto__" key as data', () => {
+    const result = run('result = {"__proto__": {"admin": True}}\n').result as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(result)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+});
+
+describe('run task failures', () => {
+  it('collects print() output as logs, and keeps them when the run fails', () => {
+    expect(run('print("a")\nprint("b")\nresult = 1\n').logs).toEqual(['a', 'b']);
+    expect(run('print("before")\nfail("boom")\n')).toMatchObject({
+      success: false,
+      logs: ['before'],
+      error: expect.stringMatching(/boom/),
+    });
+  });
+
+  it('fails a run whose prints, or whose result, are over output_bytes', () => {
+    const limits = { output_bytes: 100 };
+    expect(
+      run('def main():\n    for i in range(20):\n        print("0123456789")\n', { limits }).error,
+    ).toMatch(/output exceeds the limit/);
+    // Counted in UTF-8 bytes: 40 characters of 3 bytes each are over 100.
+    expect(run('print("€" * 40)\n', { limits }).error).toMatch(
+      /output limit of 100 bytes exceeded$/,
+    );
+    expect(run('result = {"x": "y" * 200}\n', { limits })).toEqual({
+      success: false,
+      error: 'output limit of 100 bytes exceeded',
+      logs: [],
+    });
+  });
+
+  it("fails on syntax errors and on the step limit, with the interpreter's message", () => {
+    const syntax = run('def main(:\n');
+    expect(syntax.success).toBe(false);
+    expect(syntax.error).toMatch(/t\.star/);
+    const spin = run(
+      'def main():\n    x = 0\n    for i in range(1000000):\n        x += i\n    return x\n',
+      {
+        limits: { steps: 1000 },
+      },
+    );
+    expect(spin.success).toBe(false);
+    expect(spin.error).toMatch(/step/i);
+  });
+
+  it('fails a run past its deadline', () => {
+    const r = run(
+      'def main():\n    x = 0\n    for i in range(100000000):\n        x += i\n    return x\n',
+      {
+        deadline: Date.now() + 50,
+        limits: { steps: 1_000_000_000 },
+      },
+    );
+    expect(r.success).toBe(false);
+    expect(r.error).toMatch(/timed out|wall time|time limit/i);
+  });
+});

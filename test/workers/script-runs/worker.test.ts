@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCore, scriptWorkerDeps, type Core } from '../../../src/cli/compose.js';
+import {
+  startScriptRunWorker,
+  type RunningScriptWorker,
+} from '../../../src/workers/script-runs/worker.js';
+import { createTestContext, type TestContext } from '../../support/app.js';
+
+const secretValue = 'sk-live-7f3e9a1c55d24b08';
+
+describe('script-runs worker', () => {
+  let t: TestContext;
+  let core: Core;
+  let worker: RunningScriptWorker;
+
+  beforeAll(async () => {
+    t = await createTestContext({ 'scripts.threads': 2 }, 'scriptworker');
+    core = await buildCore(t.ctx);
+    await core.secrets.set('API_KEY', secretValue);
+    await core.redaction.refresh();
+    worker = await startScriptRunWorker(t.ctx, scriptWorkerDeps(core));
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await t?.close();
+  });
+
+  const approved = async (name: string, source: string) => {
+    await core.scripts.create(name, source, 'admin');
+    await core.scripts.approve(name, 'admin');
+  };
+  const run = (name: string) => core.scriptRunner.run({ name, args: {}, origin: 'api' });
+
+  it('runs as many threads as scripts.threads says', () => {
+    expect(worker.threads).toBe(2);
+  });
+
+  it('runs an approved script from the scripts directory with its declared secret, redacted', async () => {
+    await approved(
+      'key.star',
+      '# @secrets: API_KEY\ndef main():\n    print("using", secrets.get("API_KEY"))\n    return {"key": secrets.get("API_KEY")}\n',
+    );
+    const res = await run('key.star');
+    expect(res.success).toBe(true);
+    expect(JSON.stringify(res)).not.toContain(secretValue);
+    expect((res.result as { key: string }).key).toMatch(/REDACTED/);
+    expect(res.logs[0]).toMatch(/^using .*REDACTED/);
+  });
+
+  it('runs two scripts at once on its two threads', async () => {
+    await approved('nap.star', 'def main():\n    time.sleep(1.5)\n    return {"ok": True}\n');
+    const started = Date.now();
+    const both = await Promise.all([run('nap.star'), run('nap.star')]);
+    expect(both.map((r) => r.success)).toEqual([true, true]);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
