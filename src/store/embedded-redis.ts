@@ -92,12 +92,17 @@ export async function startEmbeddedRedis(
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // A binary that cannot be spawned (missing, not executable) emits 'error' instead of exiting;
+  // unheard, that would kill this process rather than reject below.
+  let spawnError: Error | undefined;
+  child.once('error', (err) => (spawnError = err));
   const url = `redis://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
   while (!(await redisAnswers(url, 300))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
+    if (spawnError || child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`embedded redis-server did not start: ${stderr.trim() || 'no output'}`);
+      const why = spawnError?.message ?? (stderr.trim() || 'no output');
+      throw new Error(`embedded redis-server did not start: ${why}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -81,10 +81,10 @@ describe('embedded Redis', () => {
     );
   });
 
-  // Bug: startEmbeddedRedis adds no 'error' listener to the child, so a binary that cannot be
-  // spawned at all (ENOENT, EACCES) raises an uncaught exception that kills the process instead
-  // of the promised "did not start" rejection. Run in a child process so the crash stays there.
-  it.fails('rejects, rather than crashing the process, when the binary cannot be spawned', () => {
+  // A binary that cannot be spawned at all (ENOENT, EACCES) raised an uncaught exception that
+  // killed the process instead of the promised rejection. Run in a child process so a crash
+  // would stay there.
+  it('rejects, rather than crashing the process, when the binary cannot be spawned', () => {
     const module = path.resolve(__dirname, '../../dist/store/embedded-redis.js');
     const script = `import(${JSON.stringify(pathToFileURL(module).href)})
       .then((m) => m.startEmbeddedRedis(${JSON.stringify(path.join(dir, 'y'))}, undefined, ${JSON.stringify(path.join(dir, 'missing'))}))

@@ -18,25 +18,35 @@ export function truncateUtf8(text: string, maxBytes: number): string {
   return `${bytes.subarray(0, end).toString('utf8')}… [truncated: ${bytes.length - end} more bytes over the output limit]`;
 }
 
-/** Error and logs of a failed run, together within `limit` bytes (the error keeps some room). */
+/** An error keeps at least this much, whatever the logs took: it says why the run failed. */
+const errorFloor = 1024;
+
+/**
+ * Error and logs of a failed run, together within `limit` bytes. The error is kept whole when
+ * both fit; otherwise it gets what the logs leave, but at least half the limit (and at least
+ * 1 KiB, so Steward's own reasons are never cut), and the logs give up their tail for it.
+ */
 export function boundFailure(
   error: string,
   logs: readonly string[],
   limit: number,
 ): { error: string; logs: string[] } {
-  const kept: string[] = [];
-  // The error says why the run failed; it keeps at least a quarter of the limit.
-  const logBudget = limit - Math.min(Buffer.byteLength(error, 'utf8'), Math.floor(limit / 4));
+  const logBytes = logs.reduce((n, line) => n + Buffer.byteLength(line, 'utf8') + 1, 0);
+  const errorBytes = Buffer.byteLength(error, 'utf8');
+  if (errorBytes + logBytes <= limit) return { error, logs: [...logs] };
+  const errorBudget = Math.max(limit - logBytes, Math.floor(limit / 2), errorFloor);
+  const kept = truncateUtf8(error, errorBudget);
+  const logBudget = Math.max(0, limit - Math.min(errorBytes, errorBudget));
+  const keptLogs: string[] = [];
   let used = 0;
   for (const line of logs) {
     const size = Buffer.byteLength(line, 'utf8') + 1;
     if (used + size > logBudget) {
-      kept.push(truncateUtf8(line, Math.max(0, logBudget - used)));
-      used = logBudget;
+      keptLogs.push(truncateUtf8(line, Math.max(0, logBudget - used)));
       break;
     }
-    kept.push(line);
+    keptLogs.push(line);
     used += size;
   }
-  return { error: truncateUtf8(error, Math.max(0, limit - used)), logs: kept };
+  return { error: kept, logs: keptLogs };
 }

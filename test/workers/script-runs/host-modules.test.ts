@@ -22,7 +22,12 @@ function run(source: string, opts: Partial<Omit<HostRun, 'bridge'>> = {}): unkno
       deadline: opts.deadline ?? Date.now() + 5000,
       limits: opts.limits ?? { http_requests: 10 },
       declaredSecrets: opts.declaredSecrets ?? ['API_KEY', 'UNSET'],
-      secretValues: opts.secretValues ?? { API_KEY: 'k-123', UNSET: null },
+      secretValues:
+        opts.secretValues ??
+        new Map<string, string | null>([
+          ['API_KEY', 'k-123'],
+          ['UNSET', null],
+        ]),
     });
     const mod = execModule({
       file: 't.star',
@@ -48,9 +53,9 @@ describe('secrets module', () => {
   });
 
   it('refuses a secret the script did not declare, even when it has a value', () => {
-    expect(run('result = secrets.get("OTHER")', { secretValues: { OTHER: 'leak' } })).toMatch(
-      /secrets\.get: secret "OTHER" is not declared in this script's "# @secrets:" header/,
-    );
+    expect(
+      run('result = secrets.get("OTHER")', { secretValues: new Map([['OTHER', 'leak']]) }),
+    ).toMatch(/secrets\.get: secret "OTHER" is not declared in this script's "# @secrets:" header/);
   });
 });
 

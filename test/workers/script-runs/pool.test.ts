@@ -53,7 +53,7 @@ describe('script pool', () => {
       deadline,
       limits: { ...limits, steps },
       declaredSecrets: [],
-      secretValues: {},
+      secretValues: new Map(),
       bridge: bridge.end,
     };
     return { t, close: bridge.close };

@@ -21,7 +21,7 @@ function run(
       args: {},
       deadline: Date.now() + 5000,
       declaredSecrets: [],
-      secretValues: {},
+      secretValues: new Map(),
       ...extra,
       limits: { ...defaults, ...extra.limits },
       bridge: bridge.end,
