@@ -57,6 +57,7 @@ export function createSchedules(deps: SchedulesDeps) {
     sync,
     queues,
     ...(deps.scriptExists ? { scriptExists: deps.scriptExists } : {}),
+    webhookChannels: Object.keys(config.webhooks.channels),
     agentAvailable: () => deps.runAgent !== undefined,
   });
   const providers: ProviderRegistry = {

@@ -15,14 +15,19 @@ import type {
 } from './schedule-schema.js';
 import { toResource, type ScheduleStore } from './schedule-records.js';
 import { scheduleJobOptions, type SchedulerSync } from './scheduler-sync.js';
-import { assertValidConfig } from './validate.js';
+import { assertValidConfig, assertValidTarget } from './validate.js';
 
 export interface ScheduleServiceDeps {
   store: ScheduleStore;
   sync: SchedulerSync;
   queues: QueueClient;
-  /** When given, `run` of a script schedule answers 400 for a script that does not exist. */
+  /**
+   * When given, creating or changing a script schedule, and `run` of one, answer 400 for a
+   * script that does not exist.
+   */
   scriptExists?: (name: string) => Promise<boolean>;
+  /** Names of `webhooks.channels`: a webhook output target must name one. */
+  webhookChannels?: readonly string[];
   /** Whether agent schedules can run here (an engine is configured). */
   agentAvailable?: () => boolean;
 }
@@ -31,6 +36,18 @@ export interface ScheduleServiceDeps {
 export function createScheduleService(deps: ScheduleServiceDeps) {
   const { store, sync } = deps;
   const locked = <T>(id: string, fn: () => Promise<T>) => store.withLock(id, fn);
+
+  /** The checks that need more than the config itself: the script, the output channel. */
+  async function assertUsable(config: ScheduleConfig, previous?: ScheduleConfig): Promise<void> {
+    assertValidTarget(config.output_target, deps.webhookChannels ?? []);
+    const scriptChanged =
+      !previous || previous.type !== config.type || previous.script_name !== config.script_name;
+    if (config.type === 'script' && scriptChanged && deps.scriptExists) {
+      if (!(await deps.scriptExists(config.script_name ?? ''))) {
+        throw new BadRequestError(`body.script_name: script ${config.script_name} does not exist`);
+      }
+    }
+  }
 
   const mustGet = async (id: string) => {
     const s = await store.get(id);
@@ -64,6 +81,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
         ...(input.output_target ? { output_target: input.output_target } : {}),
       };
       assertValidConfig(config);
+      await assertUsable(config);
       const s = await store.create(config);
       const fresh = await locked(s.id, async () => {
         const current = await store.get(s.id);
@@ -89,6 +107,7 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
           if (value === undefined) delete (merged as unknown as Record<string, unknown>)[field];
         }
         assertValidConfig(merged);
+        await assertUsable(merged, cur);
         const timing = merged.cron_expr !== cur.cron_expr || merged.timezone !== cur.timezone;
         const rearm = merged.enabled && (!cur.enabled || timing);
         const next = await store.patch(id, changes, rearm);

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../errors/request-errors.js';
 import { assertValidCron, assertValidTimezone } from './cron.js';
 import { isScriptName } from '../scripts/script-schema.js';
-import type { ScheduleConfig } from './schedule-schema.js';
+import type { OutputTarget, ScheduleConfig } from './schedule-schema.js';
 
 /**
  * Checks a whole (merged) schedule config and answers 400 naming the first problem: partial
@@ -28,5 +28,27 @@ export function assertValidConfig(config: ScheduleConfig): void {
     }
   } else if (!config.prompt || config.prompt.trim() === '') {
     throw new BadRequestError('body.prompt: required when type is agent');
+  }
+}
+
+/**
+ * Checks where a schedule's output goes, before anything is stored: a run would otherwise fail
+ * its delivery on every firing. Telegram chat ids are integers (negative for groups); a webhook
+ * channel names one of `webhooks.channels`.
+ */
+export function assertValidTarget(
+  target: OutputTarget | undefined,
+  webhookChannels: readonly string[],
+): void {
+  if (!target) return;
+  if (target.provider === 'telegram' && !/^-?\d{1,20}$/.test(target.channel_id)) {
+    throw new BadRequestError(
+      `body.output_target.channel_id: a Telegram chat id is an integer (negative for groups), not ${JSON.stringify(target.channel_id)}`,
+    );
+  }
+  if (target.provider === 'webhook' && !webhookChannels.includes(target.channel_id)) {
+    throw new BadRequestError(
+      `body.output_target.channel_id: no webhook channel ${JSON.stringify(target.channel_id)} is configured${webhookChannels.length ? ` (configured: ${webhookChannels.join(', ')})` : ' (webhooks.channels is empty)'}`,
+    );
   }
 }

@@ -135,7 +135,9 @@ describe('schedule runs through the API', () => {
   });
 
   it('answers 400 to run a schedule whose script does not exist', async () => {
+    await t.services.scripts.create('gone.star', 'result = 1\n', 'admin');
     const s = (await post({ ...script, script_name: 'gone.star', enabled: false })).json();
+    await t.services.scripts.remove('gone.star');
     const res = await inject({ method: 'POST', url: `/api/schedules/${s.id}/run` });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/gone.star does not exist/);

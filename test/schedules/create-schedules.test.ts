@@ -44,7 +44,10 @@ describe('createSchedules', () => {
   });
 
   it("queues a run's delivery with webhooks.retries retries and exponential backoff", async () => {
-    t = await createTestContext({ 'webhooks.retries': 2 }, 'mksched');
+    t = await createTestContext(
+      { 'webhooks.retries': 2, 'webhooks.channels': { ops: 'http://127.0.0.1:9/hook' } },
+      'mksched',
+    );
     const s = createSchedules({ ...baseScheduleDeps(t.ctx), runScript: okScript });
     const created = await s.service.create({
       name: 'd',
@@ -88,7 +91,9 @@ describe('createSchedules', () => {
 
   it('lets the service refuse manual runs it cannot do: no engine, or a missing script', async () => {
     t = await createTestContext({}, 'mksched');
-    const s = createSchedules({ ...baseScheduleDeps(t.ctx), scriptExists: async () => false });
+    // The script existed when the schedule was made, and is gone by the time it is run.
+    let exists = true;
+    const s = createSchedules({ ...baseScheduleDeps(t.ctx), scriptExists: async () => exists });
     const agent = await s.service.create({
       name: 'a',
       cron_expr: '0 8 * * *',
@@ -102,7 +107,16 @@ describe('createSchedules', () => {
       type: 'script',
       script_name: 'x.star',
     });
+    exists = false;
     await expect(s.service.trigger(script.id)).rejects.toThrow(/script x\.star does not exist/);
+    await expect(
+      s.service.create({
+        name: 't',
+        cron_expr: '0 8 * * *',
+        type: 'script',
+        script_name: 'x.star',
+      }),
+    ).rejects.toThrow(/body\.script_name: script x\.star does not exist/);
     const withEngine = createSchedules({ ...baseScheduleDeps(t.ctx), runAgent: async () => 'hi' });
     await expect(withEngine.service.trigger(agent.id)).resolves.toBeUndefined();
   });

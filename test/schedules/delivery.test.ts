@@ -52,15 +52,19 @@ describe('output delivery', () => {
     await new Promise((r) => server.close(r));
   });
 
-  async function runWith(output_target: OutputTarget) {
-    const s = await h.schedules.service.create({
+  /** `direct`: stored without the service's checks (a channel removed from the config later). */
+  async function runWith(output_target: OutputTarget, direct = false) {
+    const config = {
       name: `deliver-${output_target.provider}-${output_target.channel_id}`,
       cron_expr: '0 8 * * *',
-      type: 'script',
+      type: 'script' as const,
       script_name: 'r.star',
       enabled: false,
       output_target,
-    });
+    };
+    const s = direct
+      ? await h.schedules.store.create({ ...config, run_once: false, timezone: 'UTC' })
+      : await h.schedules.service.create(config);
     await h.schedules.service.trigger(s.id);
     const entry = await waitFor(
       async () => {
@@ -95,8 +99,9 @@ describe('output delivery', () => {
     expect((await h.schedules.service.get(s.id)).last_run_status).toBe('success');
   });
 
-  it('records an unknown webhook channel as a permanent delivery error', async () => {
-    const { entry } = await runWith({ provider: 'webhook', channel_id: 'nowhere' });
+  it('records a webhook channel gone from the configuration as a permanent delivery error', async () => {
+    // Creating a schedule refuses an unknown channel; this one was removed after it was made.
+    const { entry } = await runWith({ provider: 'webhook', channel_id: 'nowhere' }, true);
     expect(entry.delivery).toEqual({
       status: 'error',
       error: expect.stringMatching(/no webhook URL/),

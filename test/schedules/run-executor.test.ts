@@ -66,7 +66,10 @@ describe('run executor', () => {
     });
 
   beforeEach(async () => {
-    t = await createTestContext({}, 'executor');
+    t = await createTestContext(
+      { 'webhooks.channels': { ops: 'http://127.0.0.1:9/hook' } },
+      'executor',
+    );
     schedules = createSchedules(baseScheduleDeps(t.ctx));
     delivered = [];
     disabled = [];

@@ -20,7 +20,10 @@ describe('schedule service', () => {
   let service: ScheduleService;
 
   beforeEach(async () => {
-    t = await createTestContext({}, 'schedsvc');
+    t = await createTestContext(
+      { 'webhooks.channels': { ops: 'http://127.0.0.1:9/hook' } },
+      'schedsvc',
+    );
     schedules = createSchedules(baseScheduleDeps(t.ctx));
     service = schedules.service;
   });

@@ -16,8 +16,15 @@ describe('schedule endpoints', () => {
 
   beforeAll(async () => {
     // Many requests from one client: the per-client limit is not what these tests are about.
-    t = await createTestApp({ 'admin.rate_limit.api_per_minute': 100_000 }, 'schedapi');
+    t = await createTestApp(
+      {
+        'admin.rate_limit.api_per_minute': 100_000,
+        'webhooks.channels': { ops: 'http://127.0.0.1:9/hook' },
+      },
+      'schedapi',
+    );
     token = await adminToken(t);
+    await t.services.scripts.create('report.star', 'result = 1\n', 'admin');
   });
   afterAll(() => t?.close());
 
@@ -91,6 +98,9 @@ describe('schedule endpoints', () => {
       { ...script, output_target: { provider: 'pigeon', channel_id: 'a' } },
       { ...script, timezone: 'Mars/Olympus' },
       { ...script, script_name: '../../etc/passwd' },
+      { ...script, script_name: 'missing.star' },
+      { ...script, output_target: { provider: 'telegram', channel_id: '@news' } },
+      { ...script, output_target: { provider: 'webhook', channel_id: 'nowhere' } },
     ]) {
       const res = await post(body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
@@ -98,6 +108,19 @@ describe('schedule endpoints', () => {
     }
     const msg = (await post({ name: 'x', cron_expr: '* * * * *', type: 'agent' })).json().message;
     expect(msg).toMatch(/prompt: required when type is agent/);
+    // Refused before anything is stored: a run would fail its script or its delivery every time.
+    expect((await post({ ...script, script_name: 'missing.star' })).json().message).toBe(
+      'body.script_name: script missing.star does not exist',
+    );
+    expect(
+      (
+        await post({ ...script, output_target: { provider: 'webhook', channel_id: 'nowhere' } })
+      ).json().message,
+    ).toMatch(/no webhook channel "nowhere" is configured \(configured: ops\)/);
+    expect(
+      (await post({ ...script, output_target: { provider: 'telegram', channel_id: '-1001234' } }))
+        .statusCode,
+    ).toBe(201);
   });
 
   it.each([
