@@ -121,7 +121,18 @@ export function createQueueClient(
       const ev = await queueEvents(key);
       const data = queues[key].payload.parse(payload);
       const job = await queue(key).add(queues[key].name, data, opts);
-      const value = await waitForResult(job, ev, timeoutMs);
+      // Once the caller has the outcome, the job (whose data holds the run's arguments, which may
+      // be sensitive) goes at once instead of staying in Redis for an hour. A job still waiting
+      // when the caller gave up is left to the worker's own expiry check.
+      const drop = () => void job.remove().catch(() => {});
+      let value: unknown;
+      try {
+        value = await waitForResult(job, ev, timeoutMs);
+      } catch (err) {
+        if (!(err instanceof QueueTimeoutError)) drop();
+        throw err;
+      }
+      drop();
       return queues[key].result.parse(value) as ResultOf<typeof key>;
     },
     async close() {

@@ -49,6 +49,41 @@ describe('queue client', () => {
     }
   });
 
+  it('drops a job, and the arguments in its data, once the caller has the result', async () => {
+    const client = createQueueClient(target);
+    const raw = createRedis(target, 'bullmq');
+    try {
+      const result = await client.run(
+        'scriptRuns',
+        {
+          name: 'x.star',
+          hash,
+          args: { password: 'hunter2' },
+          origin: 'api',
+          allowUnapproved: false,
+        },
+        10_000,
+      );
+      expect(result.result).toEqual({ password: 'hunter2' });
+      const keysWithArgs = async () => {
+        const found: string[] = [];
+        for (const key of await raw.keys(`${bullPrefix(prefix)}:script-runs:*`)) {
+          if ((await raw.type(key)) !== 'hash') continue;
+          if ((await raw.hget(key, 'data'))?.includes('hunter2')) found.push(key);
+        }
+        return found;
+      };
+      const deadline = Date.now() + 5_000;
+      while ((await keysWithArgs()).length > 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(await keysWithArgs()).toEqual([]);
+    } finally {
+      raw.disconnect();
+      await client.close();
+    }
+  });
+
   it('rejects with QueueTimeoutError when no result comes in time', async () => {
     // A prefix no worker listens on: the job waits forever.
     const lonely = uniquePrefix('queue-timeout');
