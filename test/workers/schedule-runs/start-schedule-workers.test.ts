@@ -85,7 +85,7 @@ describe('startScheduleWorkers', () => {
       type: 'script',
       script_name: 'm.star',
       enabled: false,
-      output_target: { provider: 'telegram', channel_id: 'chat' },
+      output_target: { provider: 'telegram', channel_id: '-100123' },
     });
     await h.schedules.service.trigger(s.id);
     const [run] = await waitFor(async () => {
