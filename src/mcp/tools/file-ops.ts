@@ -1,5 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, realpath, stat } from 'node:fs/promises';
+import {
+  mkdir,
+  open,
+  readdir,
+  realpath,
+  rename,
+  stat,
+  unlink,
+  type FileHandle,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '../../errors/tool-error.js';
 import { relativeTo, resolveInside } from './paths.js';
@@ -62,6 +72,36 @@ async function resolveOutsideGit(root: Root, userPath: string): Promise<string> 
   return real;
 }
 
+/**
+ * The checks made on an opened file, which a swap after the path check cannot escape: a regular
+ * file, one link only (a hard link would reach a file outside the root under an inside name), and
+ * where Linux tells it (/proc/self/fd), a real path still inside the root (a parent directory
+ * swapped for a symbolic link between the check and the open would lead elsewhere).
+ */
+async function assertOpenedInside(
+  handle: FileHandle,
+  root: Root,
+  userPath: string,
+): Promise<{ size: number }> {
+  const info = await handle.stat();
+  if (!info.isFile()) throw new ToolError(`${userPath} is not a regular file`);
+  if (info.nlink > 1) {
+    throw new ToolError(
+      `${userPath} has other hard links, which could lead outside the ${root.label}; tools only touch files with one link`,
+    );
+  }
+  const opened = await realpath(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+  if (opened !== undefined) {
+    const rel = path.relative(await realpath(root.dir), opened);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+      throw new ToolError(
+        `path refused: "${userPath}" led outside the ${root.label} as it was opened`,
+      );
+    }
+  }
+  return { size: info.size };
+}
+
 async function readTextUnguarded(root: Root, userPath: string): Promise<string> {
   const file = await resolveOutsideGit(root, userPath);
   const info = await stat(file).catch(() => undefined);
@@ -69,8 +109,15 @@ async function readTextUnguarded(root: Root, userPath: string): Promise<string> 
   if (info.isDirectory())
     throw new ToolError(`${userPath} is a directory; use the list tool to see its entries`);
   if (!info.isFile()) throw new ToolError(`${userPath} is not a regular file`);
-  const handle = await open(file, constants.O_RDONLY);
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ELOOP')
+        throw new ToolError(`${userPath} became a symbolic link; try again`);
+      throw err;
+    },
+  );
   try {
+    await assertOpenedInside(handle, root, userPath);
     const buffer = Buffer.alloc(Math.min(info.size, maxReadBytes));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     const data = buffer.subarray(0, bytesRead);
@@ -119,21 +166,53 @@ async function writeTextUnguarded(
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory()) throw new ToolError(`${userPath} is a directory, not a file`);
   await mkdir(path.dirname(file), { recursive: true });
-  // O_NOFOLLOW: a symlink planted after the path check cannot redirect the write.
-  const flags =
-    constants.O_WRONLY |
-    constants.O_CREAT |
-    constants.O_NOFOLLOW |
-    (options.append ? constants.O_APPEND : constants.O_TRUNC);
-  const handle = await open(file, flags, 0o644).catch((err: NodeJS.ErrnoException) => {
+  const onLink = (err: NodeJS.ErrnoException): never => {
     if (err.code === 'ELOOP')
       throw new ToolError(`${userPath} is a symbolic link; write to its target instead`);
     throw err;
-  });
+  };
+  if (options.append) {
+    // Appending keeps the file: opened without following a link, checked on the descriptor
+    // before a byte is written.
+    const flags =
+      constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW;
+    const handle = await open(file, flags, 0o644).catch(onLink);
+    try {
+      await assertOpenedInside(handle, root, userPath);
+      await handle.writeFile(content, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    return file;
+  }
+  // A rewrite goes to a new file renamed over the old name: truncating in place would write
+  // through a hard link (or a file swapped in after the checks) into whatever it points at.
+  const existing = await stat(file).catch(() => undefined);
+  if (existing && existing.nlink > 1) {
+    throw new ToolError(
+      `${userPath} has other hard links, which could lead outside the ${root.label}; tools only touch files with one link`,
+    );
+  }
+  const temp = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`,
+  );
+  const handle = await open(
+    temp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    existing ? existing.mode & 0o777 : 0o644,
+  ).catch(onLink);
   try {
-    await handle.writeFile(content, 'utf8');
-  } finally {
-    await handle.close();
+    try {
+      await assertOpenedInside(handle, root, userPath);
+      await handle.writeFile(content, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (err) {
+    await unlink(temp).catch(() => {});
+    throw err;
   }
   return file;
 }

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../../src/errors/tool-error.js';
@@ -90,6 +99,29 @@ describe('writeText', () => {
     expect(readFileSync(written, 'utf8')).toBe('one\ntwo\n');
     await writeText(r, 'a/b/c.md', 'three');
     expect(readFileSync(written, 'utf8')).toBe('three');
+  });
+
+  it('refuses files with other hard links, which could lead outside the root', async () => {
+    const r = root();
+    const outside = path.join(tmpDir('steward-outside-'), 'secrets_key');
+    writeFileSync(outside, 'the real key');
+    linkSync(outside, path.join(r.dir, 'innocent.txt'));
+    await expect(readText(r, 'innocent.txt')).rejects.toThrow(/has other hard links/);
+    await expect(writeText(r, 'innocent.txt', 'overwritten')).rejects.toThrow(/hard links/);
+    await expect(writeText(r, 'innocent.txt', 'more', { append: true })).rejects.toThrow(
+      /hard links/,
+    );
+    expect(readFileSync(outside, 'utf8')).toBe('the real key');
+  });
+
+  it('replaces a file through a new one renamed over it, keeping its mode and leaving no temp file', async () => {
+    const r = root();
+    const file = path.join(r.dir, 'notes.md');
+    writeFileSync(file, 'old', { mode: 0o600 });
+    await writeText(r, 'notes.md', 'new');
+    expect(readFileSync(file, 'utf8')).toBe('new');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(r.dir)).toEqual(['notes.md']);
   });
 
   it('writes through a link that stays inside to the file it names', async () => {
