@@ -63,6 +63,8 @@ describe('boot', () => {
   });
 
   it('without a Redis URL and nothing on the default port, says how to fix it', async (t) => {
+    // Only reachable where nothing answers on the default port; the machines this project runs
+    // on have a Redis there, which the fallback would (rightly) use instead.
     if (await redisAnswers(DEFAULT_REDIS_URL)) t.skip();
     await expect(boot({ env: env(), allowEmbeddedRedis: false })).rejects.toThrow(
       /no Redis answers at redis:\/\/127\.0\.0\.1:6379; set REDIS_URL/,
