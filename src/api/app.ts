@@ -99,6 +99,7 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
         client: engine.client,
         hub: engine.hub,
         issuer: auth.issuer,
+        access: auth.access,
         createRedactor: () => createStreamRedactor(deps.redaction.current()),
       });
       // Everything else under /api needs a valid access token: authentication, then the rate limit.

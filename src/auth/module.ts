@@ -7,6 +7,7 @@ import { createAuthService, type AuthService } from './auth-service.js';
 import { loadJwtSecret } from './jwt-secret.js';
 import { createRateLimit, type RateLimit } from './rate-limits.js';
 import { createSetupToken, type SetupToken } from './setup-token.js';
+import { createAccessCheck, type AccessCheck } from './access-check.js';
 import { createTokenService, type TokenService } from './tokens.js';
 
 /** Everything authentication needs, built once per process from the context. */
@@ -18,6 +19,8 @@ export interface AuthModule {
   issuer: string;
   /** Needed by `POST /api/setup` from any address but loopback. */
   setupToken: SetupToken;
+  /** Whether a verified access token's session still lives (logout ends it within seconds). */
+  access: AccessCheck;
   limits: {
     /** `POST /api/auth/login`, per client IP. */
     login: RateLimit;
@@ -42,13 +45,15 @@ export async function createAuthModule(deps: AuthModuleDeps): Promise<AuthModule
     accessTtlMs: jwt.access_expiry,
     refreshTtlMs: jwt.refresh_expiry,
   });
+  const sessions = createSessionRepository(redis, {
+    ttlMs: tokens.refreshTtlMs,
+    graceMs: jwt.refresh_grace,
+  });
   return {
+    access: createAccessCheck({ sessions, accessTtlMs: jwt.access_expiry }),
     service: createAuthService({
       admins: createAdminRepository(redis),
-      sessions: createSessionRepository(redis, {
-        ttlMs: tokens.refreshTtlMs,
-        graceMs: jwt.refresh_grace,
-      }),
+      sessions,
       log,
       tokens,
     }),

@@ -18,6 +18,8 @@ export interface SessionRepository {
   redeem(sid: string, username: string, jti: string, freshJti: string): Promise<RedeemOutcome>;
   /** Deletes the session; true when it existed. */
   revoke(sid: string): Promise<boolean>;
+  /** The user of a live session, or null once it was logged out, revoked or expired. */
+  owner(sid: string): Promise<string | null>;
 }
 
 export type RedeemOutcome =
@@ -66,5 +68,6 @@ export function createSessionRepository(
       return { kind: 'unknown' };
     },
     revoke: async (sid) => (await redis.del(keys.authSession(sid))) === 1,
+    owner: (sid) => redis.hget(keys.authSession(sid), 'username'),
   };
 }

@@ -107,7 +107,7 @@ export async function bearerClaims(
 export function authGuards(auth: AuthModule): onRequestHookHandler[] {
   const authenticate: onRequestHookHandler = async function authenticate(request) {
     const claims = await bearerClaims(request, auth.issuer);
-    if (!claims) throw new UnauthorizedError();
+    if (!claims || !(await auth.access.allows(claims))) throw new UnauthorizedError();
     request.user = { username: claims.sub, role: claims.role };
   };
   return [authenticate, rateLimitHook(auth.limits.api, byUserOrIp)];

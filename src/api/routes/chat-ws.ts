@@ -9,6 +9,7 @@ import { isAppError } from '../../errors/catalogue.js';
 import { EngineUnavailableError } from '../../errors/engine-errors.js';
 import { UnauthorizedError } from '../../errors/request-errors.js';
 import type { StreamRedactor } from '../../secrets/stream-redactor.js';
+import type { AccessCheck } from '../../auth/access-check.js';
 import { tokenClaims } from '../plugins/auth.js';
 
 /** DESIGN "sizes": a WebSocket frame is at most 64 KiB, a chat message 32 KiB. */
@@ -21,6 +22,8 @@ export interface ChatRouteOptions {
   hub: EventHub;
   /** The token issuer (`admin.jwt.issuer`); the `/api` scope's auth plugin verifies the token. */
   issuer: string;
+  /** The access token's session must still live, as for every other protected route. */
+  access: Pick<AccessCheck, 'allows'>;
   /** A fresh streaming redactor per connection: secrets split across text pieces are caught. */
   createRedactor: () => StreamRedactor;
 }
@@ -49,7 +52,7 @@ interface ChatSocket {
  * the same @fastify/jwt verifier as the bearer header.
  */
 export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, options) => {
-  const { sessions, client, hub, issuer, createRedactor } = options;
+  const { sessions, client, hub, issuer, access, createRedactor } = options;
   if (!app.hasDecorator('jwt')) {
     throw new Error('the chat routes need the auth plugin registered on their scope first');
   }
@@ -67,7 +70,8 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
       preValidation: async (req) => {
         const token = req.query.token;
         if (!token) throw new UnauthorizedError('missing token');
-        if (!tokenClaims(app, token, 'access', issuer)) {
+        const claims = tokenClaims(app, token, 'access', issuer);
+        if (!claims || !(await access.allows(claims))) {
           throw new UnauthorizedError('invalid or expired access token');
         }
         await sessions.get(req.params.id);

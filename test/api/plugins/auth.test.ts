@@ -14,6 +14,7 @@ import {
 } from '../../../src/api/plugins/auth.js';
 import { errorsPlugin } from '../../../src/api/plugins/errors.js';
 import { createAuthModule, type AuthModule } from '../../../src/auth/module.js';
+import { createSessionRepository } from '../../../src/store/session-repository.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { createLogger } from '../../../src/log/logger.js';
 import type { Redis } from '../../../src/store/redis.js';
@@ -60,6 +61,12 @@ describe('auth plugin', () => {
       redis,
       log: createLogger('silent'),
     });
+    // A live login session for the identity: access tokens are bound to theirs.
+    await createSessionRepository(redis, { ttlMs: 60_000, graceMs: 1_000 }).create(
+      identity.sid,
+      identity.username,
+      'j1',
+    );
     access = auth.tokens.signAccess(identity).token;
     refresh = auth.tokens.signRefresh({ ...identity, jti: 'j1' }).token;
     app = Fastify();

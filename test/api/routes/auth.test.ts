@@ -173,14 +173,41 @@ describe('bearer guard', () => {
   });
 
   it('lets a valid access token past the chat WebSocket token check', async () => {
-    const { token } = t.services.tokens.signAccess({ username: 'admin', role: 'admin', sid: 'x' });
+    const token = await adminToken(t);
     // The session does not exist (or the engine is not running): anything but 401.
     expect(await chatUpgrade(token)).not.toMatch(/401/);
   });
 
-  it('accepts a token from the standalone signer', async () => {
+  it('binds an access token to its login session: no session, or a longer life, is refused', async () => {
+    // Validly signed, but for a session that never existed.
     const { token } = t.services.tokens.signAccess({ username: 'admin', role: 'admin', sid: 'x' });
-    expect((await me(authHeader(token))).statusCode).toBe(200);
+    expect((await me(authHeader(token))).statusCode).toBe(401);
+    expect(await chatUpgrade(token)).toMatch(/401/);
+
+    const live = (await session(refreshOf(await login()))).json().access_token as string;
+    const claims = jwt.decode(live) as Record<string, unknown>;
+    expect((await me(authHeader(live))).statusCode).toBe(200);
+    // The same session and user, signed with the real secret, but living an hour.
+    const longer = jwt.sign({ ...claims, exp: (claims.iat as number) + 3600 }, SECRET, {
+      algorithm: 'HS256',
+    });
+    expect((await me(authHeader(longer))).statusCode).toBe(401);
+  });
+
+  it('ends an access token within seconds of its session being logged out', async () => {
+    const res = await session(refreshOf(await login()));
+    const access = res.json().access_token as string;
+    expect((await me(authHeader(access))).statusCode).toBe(200);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: authHeader(access),
+    });
+    expect(out.statusCode).toBe(204);
+    // The liveness check is cached for 2 s; a 15-minute token used to outlive the logout.
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect((await me(authHeader(access))).statusCode).toBe(401);
+    expect(await chatUpgrade(access)).toMatch(/401/);
   });
 });
 

@@ -120,6 +120,8 @@ beforeAll(async () => {
     },
     hub: events.hub,
     issuer: auth.issuer,
+    // Session liveness is the access check's own test (test/auth/access-check.test.ts).
+    access: { allows: async () => true },
     createRedactor: () =>
       createStreamRedactor(createRedactor([{ name: 'API_KEY', value: SECRET }])),
   };

@@ -55,6 +55,8 @@ async function buildTestApp(client: EngineClient, hub: EventHub, redis: Redis) {
         client,
         hub,
         issuer: auth.issuer,
+        // Session liveness is the access check's own test (test/auth/access-check.test.ts).
+        access: { allows: async () => true },
         createRedactor: () =>
           createStreamRedactor(createRedactor([{ name: 'API_KEY', value: SECRET }])),
       });
