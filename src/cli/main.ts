@@ -61,6 +61,27 @@ withConfig(secrets.command('rotate-key'))
     }),
   );
 
+withConfig(program.command('doctor'))
+  .description(
+    'check this deployment (exposure, setup, Redis durability, file modes, secrets, egress, compose engine) and print findings with fixes; exit 1 on any',
+  )
+  .option(
+    '--compose <file>',
+    'docker-compose file to check (default: ./docker-compose.yml when present)',
+  )
+  .action(async (opts: { config?: string; compose?: string }) => {
+    try {
+      const { runDoctor } = await import('./doctor.js');
+      process.exitCode = await runDoctor({
+        ...(opts.config ? { configFile: opts.config } : {}),
+        ...(opts.compose ? { composeFile: opts.compose } : {}),
+        env,
+      });
+    } catch (err) {
+      fail(err);
+    }
+  });
+
 program
   .command('starlark')
   .description('run or check a Starlark script locally: starlark run FILE | starlark check FILE')

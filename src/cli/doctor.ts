@@ -1,0 +1,238 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { LoadedConfig } from '../config/load.js';
+import { parseAllowEntry } from '../net/allowlist.js';
+import { isLoopbackHost } from '../net/loopback.js';
+import { JWT_SECRET_FILE } from '../auth/jwt-secret.js';
+import { SETUP_TOKEN_FILE } from '../auth/setup-token.js';
+import { keyFilePath } from '../secrets/key.js';
+import { loadConfig } from '../config/load.js';
+import { ConfigError } from '../errors/config-error.js';
+import { createAdminRepository, type AdminRepository } from '../store/admin-repository.js';
+import { DEFAULT_REDIS_URL, redisAnswers } from '../store/embedded-redis.js';
+import { createRedis, durabilityWarning, type Redis } from '../store/redis.js';
+
+/** One thing wrong with a deployment, and what to do about it. */
+export interface Finding {
+  check: string;
+  problem: string;
+  fix: string;
+}
+
+export interface DoctorInput {
+  config: LoadedConfig;
+  /** The environment `steward` runs with (the one its roles would inherit). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Absent when Redis does not answer: the checks that need it say so. */
+  store?: { redis: Redis; admins: Pick<AdminRepository, 'exists'> };
+  /** A docker-compose file to check the engine service of, when there is one. */
+  composeFile?: string;
+}
+
+/** Secrets only Steward's own processes may hold, by their environment variable. */
+const stewardSecrets = ['STEWARD_SECRETS_KEY', 'ADMIN_JWT_SECRET'];
+
+/** `steward doctor`: every check that can run, most serious first. */
+export async function examine(input: DoctorInput): Promise<Finding[]> {
+  const { config } = input;
+  const findings: Finding[] = [];
+  const add = (check: string, problem: string, fix: string) =>
+    findings.push({ check, problem, fix });
+
+  const host = config.server.host.replace(/^\[|\]$/g, '');
+  if (!isLoopbackHost(host) && !config.server.trust_proxy) {
+    add(
+      'exposure',
+      `Steward listens on ${config.server.host}:${config.server.port} in plain HTTP with no proxy in front (server.trust_proxy is off): passwords and tokens cross the network unencrypted`,
+      'put a TLS-terminating reverse proxy in front and set server.trust_proxy: true, or listen on 127.0.0.1 (STEWARD_HOST)',
+    );
+  }
+
+  if (input.store) {
+    if (!(await input.store.admins.exists())) {
+      add(
+        'setup',
+        'first-run setup is still open: no administrator exists yet',
+        `complete it now from this machine (POST /api/setup), or with the X-Setup-Token from ${path.join(config.paths.data, SETUP_TOKEN_FILE)}`,
+      );
+    }
+    const durability = await durabilityWarning(input.store.redis);
+    if (durability) {
+      add('redis', durability, 'start Redis with --appendonly yes (and keep its data on a volume)');
+    }
+  } else {
+    add(
+      'redis',
+      'Redis does not answer, so setup and durability could not be checked',
+      'start Redis (or set REDIS_URL) and run steward doctor again',
+    );
+  }
+
+  const data = config.paths.data;
+  if (existsSync(data) && (statSync(data).mode & 0o077) !== 0) {
+    add(
+      'file modes',
+      `the data dir ${data} is open to other users (mode ${modeOf(data)})`,
+      `chmod 700 ${data}`,
+    );
+  }
+  for (const file of [
+    keyFilePath(config),
+    path.join(data, JWT_SECRET_FILE),
+    path.join(data, SETUP_TOKEN_FILE),
+  ]) {
+    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) {
+      add(
+        'file modes',
+        `${file} is readable by other users (mode ${modeOf(file)})`,
+        `chmod 600 ${file}`,
+      );
+    }
+  }
+
+  for (const name of stewardSecrets) {
+    if (input.env[name]) {
+      add(
+        'secrets in the environment',
+        `${name} is set in the environment, which every child process inherits (the AI engine, git, redis-server)`,
+        `move it to its file in the data dir (mode 600): ${name === 'STEWARD_SECRETS_KEY' ? keyFilePath(config) : path.join(data, JWT_SECRET_FILE)}`,
+      );
+    }
+  }
+
+  const mcpToken = config.mcp.http.token;
+  if (config.mcp.http.enabled && mcpToken !== undefined && mcpToken.length < 32) {
+    add(
+      'mcp token',
+      `mcp.http.token is ${mcpToken.length} characters long; a bearer token that short can be guessed offline from a captured hash or brute-forced`,
+      'use at least 32 random characters, e.g. `openssl rand -base64 32`',
+    );
+  }
+
+  for (const entry of config.egress.allow) {
+    const parsed = parseAllowEntry(entry);
+    if (parsed.kind !== 'network') continue;
+    const widest = parsed.cidr.family === 4 ? 16 : 64;
+    if (parsed.cidr.prefix < widest) {
+      add(
+        'egress',
+        `egress.allow entry "${entry}" admits more than a /${widest} network: scripts and tools may reach every address in it, internal services included`,
+        'list the hosts or the narrowest networks the scripts need',
+      );
+    }
+  }
+
+  if (input.composeFile) findings.push(...examineCompose(input.composeFile));
+  return findings;
+}
+
+const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8).padStart(3, '0');
+
+interface ComposeService {
+  working_dir?: string;
+  environment?: Record<string, unknown> | string[];
+  volumes?: Array<string | { source?: string; target?: string }>;
+}
+
+/**
+ * The engine service of a compose file gets what the supervised engine gets and nothing more:
+ * no Steward secrets, no data volume, project config off, a working directory outside the
+ * workspace (an `opencode.json` the AI writes there would otherwise be loaded at its next start).
+ */
+export function examineCompose(file: string): Finding[] {
+  // Compose files share settings through YAML merge keys (`<<: *steward-env`).
+  const doc = parseYaml(readFileSync(file, 'utf8'), { merge: true }) as {
+    services?: Record<string, ComposeService>;
+  } | null;
+  const engine = doc?.services?.engine;
+  if (!engine) return [];
+  const findings: Finding[] = [];
+  const add = (problem: string, fix: string) =>
+    findings.push({ check: 'compose engine', problem: `${file}: ${problem}`, fix });
+  const env = Array.isArray(engine.environment)
+    ? Object.fromEntries(engine.environment.map((line) => line.split('=', 2) as [string, string]))
+    : (engine.environment ?? {});
+  for (const name of stewardSecrets) {
+    if (name in env)
+      add(
+        `the engine service has ${name} in its environment`,
+        `remove ${name} from the engine service`,
+      );
+  }
+  if (
+    String(env.OPENCODE_DISABLE_PROJECT_CONFIG ?? '') !== '1' &&
+    String(env.OPENCODE_DISABLE_PROJECT_CONFIG ?? '') !== 'true'
+  ) {
+    add(
+      "OPENCODE_DISABLE_PROJECT_CONFIG is not set: an opencode.json written into the workspace is loaded at the engine's next start",
+      'set OPENCODE_DISABLE_PROJECT_CONFIG: "1" on the engine service',
+    );
+  }
+  if (engine.working_dir && /^\/workspace(\/|$)/.test(engine.working_dir)) {
+    add(
+      `the engine's working directory is ${engine.working_dir}, inside the workspace the AI writes to`,
+      'give the engine a working directory outside the workspace',
+    );
+  }
+  for (const volume of engine.volumes ?? []) {
+    const target = typeof volume === 'string' ? volume.split(':')[1] : volume.target;
+    if (target === '/data')
+      add(
+        'the engine service mounts the Steward data volume',
+        'remove the /data volume from the engine service',
+      );
+  }
+  return findings;
+}
+
+export function formatFindings(findings: readonly Finding[]): string {
+  if (findings.length === 0) return 'steward doctor: no findings\n';
+  const lines = findings.map((f, i) => `${i + 1}. [${f.check}] ${f.problem}\n   fix: ${f.fix}`);
+  return `steward doctor: ${findings.length} finding(s)\n${lines.join('\n')}\n`;
+}
+
+/**
+ * `steward doctor [--compose FILE]`: loads the config as the roles would (a refused layout is a
+ * finding too), checks the Redis it names when it answers, and a compose file when given or
+ * found beside the config. Exit code 1 on any finding.
+ */
+export async function runDoctor(options: {
+  configFile?: string;
+  env: Readonly<Record<string, string | undefined>>;
+  composeFile?: string;
+  cwd?: string;
+}): Promise<number> {
+  const cwd = options.cwd ?? process.cwd();
+  let config: LoadedConfig;
+  try {
+    config = loadConfig({
+      cwd,
+      env: options.env,
+      ...(options.configFile ? { file: options.configFile } : {}),
+    });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stdout.write(
+      formatFindings([{ check: 'config', problem: err.message, fix: 'correct the configuration' }]),
+    );
+    return 1;
+  }
+  const url = config.redis.url ?? DEFAULT_REDIS_URL;
+  const redis = (await redisAnswers(url))
+    ? createRedis({ url, prefix: config.redis.prefix }, 'store')
+    : undefined;
+  const compose = options.composeFile ?? path.join(cwd, 'docker-compose.yml');
+  try {
+    const findings = await examine({
+      config,
+      env: options.env,
+      ...(redis ? { store: { redis, admins: createAdminRepository(redis) } } : {}),
+      ...(existsSync(compose) ? { composeFile: compose } : {}),
+    });
+    process.stdout.write(formatFindings(findings));
+    return findings.length === 0 ? 0 : 1;
+  } finally {
+    redis?.disconnect();
+  }
+}
