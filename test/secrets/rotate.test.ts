@@ -1,44 +1,18 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
 import { SecretDecryptError } from '../../src/errors/secrets-errors.js';
 import { createLogger } from '../../src/log/logger.js';
 import { generateSecretsKey, keyFingerprint } from '../../src/secrets/crypto.js';
 import { keyFilePath, openSecretsKey, stagedKeyPath } from '../../src/secrets/key.js';
 import { rotateSecretsKey } from '../../src/secrets/rotate.js';
 import { keys } from '../../src/store/keys.js';
-import { createSecretRepository } from '../../src/store/secret-repository.js';
-import { dropPrefix, storeRedis, testRedisUrl, uniquePrefix } from '../support/redis.js';
-import { secretServiceOn } from '../support/secrets.js';
+import { keyStoreFixtures, secretServiceOn } from '../support/secrets.js';
 
 const log = createLogger('silent');
-const dirs: string[] = [];
-const prefixes: string[] = [];
+const fixtures = keyStoreFixtures('rotate');
+const setup = fixtures.setup;
 
-function setup(envKey?: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-rotate-'));
-  dirs.push(dir);
-  const prefix = uniquePrefix('rotate');
-  prefixes.push(prefix);
-  const config = loadConfig({
-    env: envKey ? { STEWARD_SECRETS_KEY: envKey } : {},
-    cwd: dir,
-    overrides: {
-      data_dir: path.join(dir, 'data'),
-      'redis.url': testRedisUrl(),
-      'redis.prefix': prefix,
-    },
-  });
-  const redis = storeRedis(prefix);
-  return { config, redis, secrets: createSecretRepository(redis), dir };
-}
-
-afterAll(async () => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  for (const prefix of prefixes) await dropPrefix(prefix);
-});
+afterAll(() => fixtures.cleanup());
 
 describe('rotateSecretsKey', () => {
   it('re-encrypts every secret and replaces the key file', async () => {
