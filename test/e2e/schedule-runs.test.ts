@@ -3,7 +3,7 @@ import { createQueueClient } from '../../src/queue/client.js';
 import { freePort } from '../../src/store/embedded-redis.js';
 import type { RunningWorkers } from '../../src/workers/start.js';
 import { createTestApp, startTestWorkers, type TestApp } from '../support/app.js';
-import { adminToken } from '../support/auth.js';
+import { adminToken, bearerInject } from '../support/auth.js';
 import { scheduleHarness, waitFor } from '../schedules/harness.js';
 import { tickState } from '../schedules/ticks.js';
 
@@ -38,24 +38,10 @@ describe('schedule runs through the API', () => {
     await t?.close();
   });
 
-  const inject = (opts: {
-    method: string;
-    url: string;
-    payload?: object | string;
-    headers?: Record<string, string>;
-  }) =>
-    t.app.inject({
-      method: opts.method as 'GET',
-      url: opts.url,
-      ...(opts.payload !== undefined ? { payload: opts.payload } : {}),
-      headers: { authorization: `Bearer ${token}`, ...opts.headers },
-    });
-
-  it('needs a bearer token', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/schedules' });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().error).toBe('unauthorized');
-  });
+  const inject = bearerInject(
+    () => t,
+    () => token,
+  );
 
   const post = (body: unknown) =>
     inject({ method: 'POST', url: '/api/schedules', payload: body as object });

@@ -41,3 +41,24 @@ export async function adminToken(t: TestApp): Promise<string> {
 export function authHeader(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
 }
+
+export interface BearerRequest {
+  method: string;
+  url: string;
+  payload?: object | string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * `app.inject` with a bearer token; getters, since tests assign the app and the token in
+ * `beforeAll`, after this is made.
+ */
+export function bearerInject(app: () => TestApp, token: () => string) {
+  return (opts: BearerRequest) =>
+    app().app.inject({
+      method: opts.method as 'GET',
+      url: opts.url,
+      ...(opts.payload !== undefined ? { payload: opts.payload } : {}),
+      headers: { authorization: `Bearer ${token()}`, ...opts.headers },
+    });
+}

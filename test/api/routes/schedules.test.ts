@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../support/app.js';
-import { adminToken } from '../../support/auth.js';
+import { adminToken, bearerInject } from '../../support/auth.js';
 import { tickState } from '../../schedules/ticks.js';
 
 const script = {
@@ -28,18 +28,10 @@ describe('schedule endpoints', () => {
   });
   afterAll(() => t?.close());
 
-  const inject = (opts: {
-    method: string;
-    url: string;
-    payload?: object | string;
-    headers?: Record<string, string>;
-  }) =>
-    t.app.inject({
-      method: opts.method as 'GET',
-      url: opts.url,
-      ...(opts.payload !== undefined ? { payload: opts.payload } : {}),
-      headers: { authorization: `Bearer ${token}`, ...opts.headers },
-    });
+  const inject = bearerInject(
+    () => t,
+    () => token,
+  );
 
   it('needs a bearer token', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/schedules' });
