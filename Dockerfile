@@ -27,11 +27,10 @@ EXPOSE 8080
 ENTRYPOINT ["tini", "--", "node", "/app/dist/cli/main.js"]
 CMD ["start"]
 
-# Engine stage: the same Steward (for `steward mcp`, which OpenCode spawns) plus OpenCode.
+# Engine stage: OpenCode run by `steward engine` (the same lockdown as under `steward start`).
 FROM runtime AS engine
 USER root
 RUN npm install -g opencode-ai@1.18.33 && npm cache clean --force
 USER steward
 EXPOSE 4096
-ENTRYPOINT ["tini", "--"]
-CMD ["opencode", "serve", "--hostname", "0.0.0.0", "--port", "4096", "--pure"]
+CMD ["engine", "--host", "0.0.0.0", "--port", "4096", "--mcp-url", "http://api:8080/mcp"]

@@ -130,6 +130,7 @@ export async function examine(input: DoctorInput): Promise<Finding[]> {
 const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8).padStart(3, '0');
 
 interface ComposeService {
+  command?: string[] | string;
   working_dir?: string;
   environment?: Record<string, unknown> | string[];
   volumes?: Array<string | { source?: string; target?: string }>;
@@ -160,13 +161,19 @@ export function examineCompose(file: string): Finding[] {
         `remove ${name} from the engine service`,
       );
   }
+  // `steward engine` sets the lockdown itself, from the same code as `steward start`.
+  const command = Array.isArray(engine.command)
+    ? engine.command
+    : (engine.command ?? '').split(' ');
+  const stewardEngine = command[0] === 'engine';
   if (
+    !stewardEngine &&
     String(env.OPENCODE_DISABLE_PROJECT_CONFIG ?? '') !== '1' &&
     String(env.OPENCODE_DISABLE_PROJECT_CONFIG ?? '') !== 'true'
   ) {
     add(
       "OPENCODE_DISABLE_PROJECT_CONFIG is not set: an opencode.json written into the workspace is loaded at the engine's next start",
-      'set OPENCODE_DISABLE_PROJECT_CONFIG: "1" on the engine service',
+      'run the engine service as `steward engine` (see docker-compose.yml in the Steward repository), or set OPENCODE_DISABLE_PROJECT_CONFIG: "1" on it',
     );
   }
   if (engine.working_dir && /^\/workspace(\/|$)/.test(engine.working_dir)) {
@@ -176,8 +183,9 @@ export function examineCompose(file: string): Finding[] {
     );
   }
   for (const volume of engine.volumes ?? []) {
-    const target = typeof volume === 'string' ? volume.split(':')[1] : volume.target;
-    if (target === '/data')
+    const [source, target] =
+      typeof volume === 'string' ? volume.split(':') : [volume.source, volume.target];
+    if (target === '/data' || source === 'steward-data')
       add(
         'the engine service mounts the Steward data volume',
         'remove the /data volume from the engine service',

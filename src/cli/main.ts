@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { ConfigError } from '../errors/config-error.js';
 import { VERSION } from '../version.js';
-import { runApi, runMcp, runStart, runWorker } from './roles.js';
+import { runApi, runEngine, runMcp, runStart, runWorker } from './roles.js';
 
 const program = new Command();
 program
@@ -42,6 +42,31 @@ withConfig(program.command('worker'))
 withConfig(program.command('mcp'))
   .description('serve the MCP tool server on stdio (started by the AI engine)')
   .action(run(runMcp));
+withConfig(program.command('engine'))
+  .description(
+    "run the AI engine alone (its own container): OpenCode locked down as under `start`, reaching the tools at an API's /mcp",
+  )
+  .requiredOption('--mcp-url <url>', "an API process's tool server, e.g. http://api:8080/mcp")
+  .option('--host <address>', 'address the engine listens on', '127.0.0.1')
+  .option('--port <port>', 'port the engine listens on', '4096')
+  .action(async (opts: { config?: string; mcpUrl: string; host: string; port: string }) => {
+    try {
+      const port = Number(opts.port);
+      if (!Number.isInteger(port) || port < 1 || port > 65535)
+        throw new Error(`--port must be a port number, not "${opts.port}"`);
+      if (!/^https?:$/.test(URL.parse(opts.mcpUrl)?.protocol ?? ''))
+        throw new Error(`--mcp-url must be an http(s) URL, not "${opts.mcpUrl}"`);
+      await runEngine({
+        ...(opts.config ? { configFile: opts.config } : {}),
+        env,
+        host: opts.host,
+        port,
+        mcpUrl: opts.mcpUrl,
+      });
+    } catch (err) {
+      fail(err);
+    }
+  });
 const secrets = program.command('secrets').description('manage the secrets store');
 withConfig(secrets.command('rotate-key'))
   .description('re-encrypt every secret under a new key (restart the other processes afterwards)')

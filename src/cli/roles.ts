@@ -105,3 +105,62 @@ export async function runMcp(options: RoleOptions): Promise<void> {
   ctx.lifecycle.setCheck('mcp_server', true);
   ctx.lifecycle.markReady();
 }
+
+export interface EngineRoleOptions extends RoleOptions {
+  /** Address OpenCode listens on (the container's, for the API and workers beside it). */
+  host: string;
+  port: number;
+  /** An API process's tool server, e.g. `http://api:8080/mcp`. */
+  mcpUrl: string;
+}
+
+/**
+ * `steward engine`: the AI engine alone, for a container of its own. It is the supervised engine
+ * of `steward start` (same configuration builder, working directory outside any workspace,
+ * project config disabled, own tools off) except that it reaches the tools through an API's
+ * `/mcp` with the MCP token. It needs no Redis, secrets key or JWT secret, so a container
+ * running it holds none of them, nor Steward's data.
+ */
+export async function runEngine(options: EngineRoleOptions): Promise<void> {
+  const { loadConfig } = await import('../config/load.js');
+  const { createLogger } = await import('../log/logger.js');
+  const { createLifecycle } = await import('../runtime/lifecycle.js');
+  const { createEngineSupervisor } = await import('../engine/supervisor.js');
+  const { ConfigError } = await import('../errors/config-error.js');
+  const config = loadConfig({
+    ...(options.configFile ? { file: options.configFile } : {}),
+    env: options.env,
+  });
+  const token = config.mcp.http.token;
+  if (!token) {
+    throw new ConfigError(
+      "steward engine reaches the tools over HTTP: set mcp.http.token (STEWARD_MCP_TOKEN) to the API processes' token",
+    );
+  }
+  if (!config.engine.password) {
+    throw new ConfigError(
+      'steward engine listens for other containers: set engine.password (STEWARD_ENGINE_PASSWORD), the one the API and workers use',
+    );
+  }
+  const log = createLogger(config.log.level);
+  const supervisor = createEngineSupervisor({
+    config: {
+      ...config,
+      engine: {
+        ...config.engine,
+        command: config.engine.command ?? ['opencode'],
+        port: options.port,
+      },
+    },
+    log,
+    tools: { transport: 'http', url: options.mcpUrl, token },
+    hostname: options.host,
+    password: config.engine.password,
+    baseEnv: options.env,
+  });
+  const lifecycle = createLifecycle();
+  installShutdown({ log, lifecycle, close: async () => {} }, () => supervisor.stop());
+  // A failed first start keeps retrying in the background, as under `steward start`.
+  await supervisor.start().catch((err: unknown) => log.warn({ err }, 'engine not up yet'));
+  lifecycle.markReady();
+}

@@ -6,7 +6,9 @@ import { ConfigError } from '../errors/config-error.js';
 import { configSchema, type Config } from './schema.js';
 
 /** Environment variables and the config key each one overrides. */
-export const envOverrides: ReadonlyArray<[string, string, 'string' | 'number' | 'boolean']> = [
+export const envOverrides: ReadonlyArray<
+  [string, string, 'string' | 'number' | 'boolean' | 'list']
+> = [
   ['STEWARD_HOST', 'server.host', 'string'],
   ['STEWARD_PORT', 'server.port', 'number'],
   ['STEWARD_TRUST_PROXY', 'server.trust_proxy', 'boolean'],
@@ -21,6 +23,8 @@ export const envOverrides: ReadonlyArray<[string, string, 'string' | 'number' | 
   ['STEWARD_ENGINE_URL', 'engine.url', 'string'],
   ['STEWARD_ENGINE_PASSWORD', 'engine.password', 'string'],
   ['STEWARD_MCP_TOKEN', 'mcp.http.token', 'string'],
+  // Host names an engine in another container calls the API by (`api` in docker-compose.yml).
+  ['STEWARD_MCP_ALLOWED_HOSTS', 'mcp.http.allowed_hosts', 'list'],
 ];
 
 export interface LoadConfigOptions {
@@ -114,7 +118,12 @@ function dropNulls(node: Record<string, unknown>): Record<string, unknown> {
   return node;
 }
 
-function coerce(name: string, value: string, kind: 'number' | 'boolean'): unknown {
+function coerce(name: string, value: string, kind: 'number' | 'boolean' | 'list'): unknown {
+  if (kind === 'list')
+    return value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
   if (kind === 'boolean') {
     if (/^(1|true|yes|on)$/i.test(value)) return true;
     if (/^(0|false|no|off)$/i.test(value)) return false;

@@ -56,7 +56,7 @@ export async function createEngineModule(options: EngineModuleOptions): Promise<
     supervisor = createEngineSupervisor({
       config: { ...config, engine: { ...engine, port } },
       log: log.child({ component: 'engine' }),
-      mcpEnv: stewardMcpEnv(config, options.redisUrl),
+      tools: { transport: 'stdio', env: stewardMcpEnv(config, options.redisUrl) },
       ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
     });
     url = `http://${loopbackAddress}:${port}`;

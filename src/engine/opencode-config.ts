@@ -52,38 +52,74 @@ const DENIED_PERMISSIONS = [
 /** Compiled CLI of this package; both `src/engine` and `dist/engine` sit two levels below the root. */
 export const defaultCliPath = path.resolve(import.meta.dirname, '../../dist/cli/main.js');
 
-export interface McpServerEntry {
-  type: 'local';
-  command: string[];
-  environment: Record<string, string>;
-  enabled: true;
-  timeout: number;
-}
+/**
+ * How the engine reaches Steward's tools: it spawns `steward mcp` on stdio (an engine beside
+ * Steward), or calls an API process's `/mcp` with the bearer token (an engine in its own
+ * container, which must hold neither Steward's secrets key nor its data).
+ */
+export type ToolServerLink =
+  | {
+      transport: 'stdio';
+      /** Environment of `steward mcp` (see `stewardMcpEnv`). */
+      env: Record<string, string>;
+      /** Command that starts the tool server; default `node dist/cli/main.js mcp`. */
+      command?: string[];
+    }
+  | { transport: 'http'; url: string; token: string };
+
+export type McpServerEntry =
+  | {
+      type: 'local';
+      command: string[];
+      environment: Record<string, string>;
+      enabled: true;
+      timeout: number;
+    }
+  | {
+      type: 'remote';
+      url: string;
+      headers: Record<string, string>;
+      oauth: false;
+      enabled: true;
+      timeout: number;
+    };
 
 export interface EngineConfigInput {
   /** `engine.config` of Steward's configuration: providers, model, anything else OpenCode accepts. */
   extra: Record<string, unknown>;
-  /** Environment of `steward mcp` (see `stewardMcpEnv`). */
-  mcpEnv: Record<string, string>;
-  /** Command that starts the tool server; default `node dist/cli/main.js mcp`. */
-  mcpCommand?: string[];
+  tools: ToolServerLink;
+}
+
+function toolServerEntry(link: ToolServerLink): McpServerEntry {
+  if (link.transport === 'http') {
+    return {
+      type: 'remote',
+      url: link.url,
+      headers: { authorization: `Bearer ${link.token}` },
+      // A refused token must stay an error, not start an OAuth dance with the API.
+      oauth: false,
+      enabled: true,
+      timeout: 10_000,
+    };
+  }
+  return {
+    type: 'local',
+    command: link.command ?? [process.execPath, defaultCliPath, 'mcp'],
+    environment: link.env,
+    enabled: true,
+    timeout: 10_000,
+  };
 }
 
 /**
- * The OpenCode configuration of a supervised engine. Steward's keys win over `engine.config`
- * for everything that keeps the engine locked down (tools, permissions, sharing, updates), so
- * a config file cannot turn the shell back on by accident.
+ * The OpenCode configuration of every engine Steward starts, beside it or in a container. Steward's
+ * keys win over `engine.config` for everything that keeps the engine locked down (tools,
+ * permissions, sharing, updates), so a config file cannot turn the shell back on by accident.
  */
 export function buildOpencodeConfig(input: EngineConfigInput): Record<string, unknown> {
   const extra = input.extra;
   const extraMcp = isRecord(extra.mcp) ? extra.mcp : {};
-  const steward: McpServerEntry = {
-    type: 'local',
-    command: input.mcpCommand ?? [process.execPath, defaultCliPath, 'mcp'],
-    environment: input.mcpEnv,
-    enabled: true,
-    timeout: 10_000,
-  };
+  const steward = toolServerEntry(input.tools);
   return {
     ...extra,
     autoupdate: false,

@@ -9,17 +9,22 @@ import { loopbackAddress } from '../net/loopback.js';
 import { freePort } from '../store/embedded-redis.js';
 import { basicAuthHeader } from './client.js';
 import { lockdownEngineEnv, offlineEngineEnv } from './engine-env.js';
-import { buildOpencodeConfig } from './opencode-config.js';
+import { buildOpencodeConfig, type ToolServerLink } from './opencode-config.js';
 
 export type EngineStatus = 'starting' | 'running' | 'restarting' | 'stopped';
 
 export interface EngineSupervisorOptions {
   config: Pick<LoadedConfig, 'engine' | 'paths'>;
   log: Logger;
-  /** Environment of `steward mcp` (see `stewardMcpEnv`). */
-  mcpEnv: Record<string, string>;
-  /** Overrides the tool-server command (tests). */
-  mcpCommand?: string[];
+  /** How the engine reaches Steward's tools. */
+  tools: ToolServerLink;
+  /**
+   * Address the engine listens on; default loopback. Only the engine container (`steward
+   * engine`) listens wider, behind its password, for the API and workers of other containers.
+   */
+  hostname?: string;
+  /** Default: a random one per supervisor, so nothing else on the machine can drive the engine. */
+  password?: string;
   /**
    * Steward's own environment (the CLI passes `process.env`). Only an allow-list of it reaches
    * the engine: it must not see Redis URLs, JWT secrets or keys meant for Steward.
@@ -79,13 +84,10 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
   if (!command || command.length === 0) throw new Error('engine.command is not set');
   const backoff = options.backoff ?? { initialMs: 1000, maxMs: 30_000 };
   const stopGraceMs = options.stopGraceMs ?? 5000;
-  const password = randomBytes(24).toString('base64url');
+  const password = options.password ?? randomBytes(24).toString('base64url');
+  const hostname = options.hostname ?? loopbackAddress;
   const configContent = JSON.stringify(
-    buildOpencodeConfig({
-      extra: engine.config,
-      mcpEnv: options.mcpEnv,
-      ...(options.mcpCommand ? { mcpCommand: options.mcpCommand } : {}),
-    }),
+    buildOpencodeConfig({ extra: engine.config, tools: options.tools }),
   );
 
   let state: EngineStatus = 'stopped';
@@ -125,15 +127,7 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
   function spawnEngine(): ChildProcess {
     mkdirSync(engineDir, { recursive: true, mode: 0o700 });
     const [bin, ...prefix] = command as string[];
-    const args = [
-      ...prefix,
-      'serve',
-      '--hostname',
-      loopbackAddress,
-      '--port',
-      String(port),
-      '--pure',
-    ];
+    const args = [...prefix, 'serve', '--hostname', hostname, '--port', String(port), '--pure'];
     // Own process group, so stop() also ends the MCP servers the engine started.
     const proc = spawn(bin as string, args, {
       cwd: engineDir,

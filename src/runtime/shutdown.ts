@@ -7,7 +7,7 @@ import type { Context } from './context.js';
  * stdio server when the engine closes stdin) through the returned function.
  */
 export function installShutdown(
-  ctx: Context,
+  ctx: Pick<Context, 'lifecycle' | 'log' | 'close'>,
   stop: () => Promise<void>,
   graceMs = 9_000,
 ): (reason: string) => void {

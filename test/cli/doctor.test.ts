@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,35 +77,59 @@ describe('steward doctor', () => {
     expect((await examine(input))[0]?.problem).toMatch(/Redis does not answer/);
   });
 
-  it("checks the compose engine's lockdown: the repository's file today, and a locked-down one", () => {
-    const problems = examineCompose(repoCompose).map((f) => f.problem);
-    expect(problems.join('\n')).toMatch(/STEWARD_SECRETS_KEY/);
-    expect(problems.join('\n')).toMatch(/OPENCODE_DISABLE_PROJECT_CONFIG/);
-
+  it("checks the compose engine's lockdown: an open engine is flagged, the repository's passes", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-compose-'));
-    const locked = path.join(dir, 'docker-compose.yml');
+    // The engine service as it was before `steward engine`: OpenCode in the workspace with
+    // Steward's secrets and data, project config on.
     writeFileSync(
-      locked,
+      path.join(dir, 'open.yml'),
       [
         'x-env: &env',
-        '  REDIS_URL: redis://redis:6379',
+        '  STEWARD_SECRETS_KEY: k',
+        '  ADMIN_JWT_SECRET: j',
+        'services:',
+        '  engine:',
+        '    command: ["opencode", "serve"]',
+        '    working_dir: /workspace',
+        '    environment:',
+        '      <<: *env',
+        '    volumes:',
+        '      - workspace:/workspace',
+        '      - steward-data:/srv/data',
+        '',
+      ].join('\n'),
+    );
+    const problems = examineCompose(path.join(dir, 'open.yml')).map((f) => f.problem);
+    expect(problems).toHaveLength(5);
+    expect(problems.join('\n')).toMatch(/STEWARD_SECRETS_KEY/);
+    expect(problems.join('\n')).toMatch(/ADMIN_JWT_SECRET/);
+    expect(problems.join('\n')).toMatch(/OPENCODE_DISABLE_PROJECT_CONFIG/);
+    expect(problems.join('\n')).toMatch(/working directory is \/workspace/);
+    expect(problems.join('\n')).toMatch(/data volume/);
+
+    expect(examineCompose(repoCompose)).toEqual([]);
+    writeFileSync(
+      path.join(dir, 'locked.yml'),
+      [
         'services:',
         '  engine:',
         '    working_dir: /engine',
         '    environment:',
-        '      <<: *env',
         '      OPENCODE_DISABLE_PROJECT_CONFIG: "1"',
-        '    volumes:',
-        '      - workspace:/workspace',
         '',
       ].join('\n'),
     );
-    expect(examineCompose(locked)).toEqual([]);
+    expect(examineCompose(path.join(dir, 'locked.yml'))).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('exits 1 and prints the findings as a command', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-doctor-cli-'));
-    const result = spawnSync(process.execPath, [cliPath, 'doctor', '--compose', repoCompose], {
+    writeFileSync(
+      path.join(dir, 'docker-compose.yml'),
+      'services:\n  engine:\n    environment:\n      STEWARD_SECRETS_KEY: k\n',
+    );
+    const result = spawnSync(process.execPath, [cliPath, 'doctor'], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: dir, REDIS_URL: 'redis://127.0.0.1:1' },
       encoding: 'utf8',

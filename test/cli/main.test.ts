@@ -28,9 +28,33 @@ describe('steward command line', () => {
   it('`--help` lists every role and command', () => {
     const help = steward('--help');
     expect(help.code).toBe(0);
-    for (const command of ['start', 'api', 'worker', 'mcp', 'secrets', 'starlark', 'version']) {
+    for (const command of [
+      'start',
+      'api',
+      'worker',
+      'mcp',
+      'engine',
+      'secrets',
+      'starlark',
+      'version',
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
     }
+  });
+
+  it('`engine` says what it lacks instead of starting an engine nobody can use', () => {
+    expect(steward('engine').stderr).toMatch(/required option '--mcp-url <url>'/);
+    expect(steward('engine', '--mcp-url', 'api:8080/mcp')).toMatchObject({
+      code: 1,
+      stderr: 'steward: --mcp-url must be an http(s) URL, not "api:8080/mcp"\n',
+    });
+    expect(steward('engine', '--mcp-url', 'http://api:8080/mcp', '--port', '0')).toMatchObject({
+      code: 1,
+      stderr: 'steward: --port must be a port number, not "0"\n',
+    });
+    const noToken = steward('engine', '--mcp-url', 'http://api:8080/mcp');
+    expect(noToken.code).toBe(1);
+    expect(noToken.stderr).toMatch(/set mcp\.http\.token \(STEWARD_MCP_TOKEN\)/);
   });
 
   it('refuses an unknown command with exit 1', () => {

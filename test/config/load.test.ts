@@ -30,6 +30,14 @@ describe('loadConfig', () => {
     expect(config.admin.jwt.access_expiry).toBe(5 * 60_000);
   });
 
+  it('reads a comma-separated list from the environment', () => {
+    const config = loadConfig({
+      cwd: tmp(),
+      env: { STEWARD_MCP_ALLOWED_HOSTS: 'api, steward.lan,' },
+    });
+    expect(config.mcp.http.allowed_hosts).toEqual(['api', 'steward.lan']);
+  });
+
   it('names the key of a bad environment value', () => {
     expect(() => loadConfig({ cwd: tmp(), env: { STEWARD_PORT: 'abc' } })).toThrow(
       /server\.port \(from STEWARD_PORT\)/,

@@ -35,7 +35,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('uses only commands the CLI has', () => {
-    for (const name of ['api', 'worker']) {
+    for (const name of ['api', 'worker', 'engine']) {
       const cmd = compose.services[name].command[0] as string;
       const help = execFileSync(process.execPath, [cli, cmd, '--help'], { encoding: 'utf8' });
       expect(help).toMatch(new RegExp(`steward ${cmd}`));
@@ -43,7 +43,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('sets only environment variables the config reads', () => {
-    for (const name of ['api', 'worker']) {
+    for (const name of ['api', 'worker', 'engine']) {
       for (const key of Object.keys(compose.services[name].environment)) {
         expect(knownEnv.has(key), `${name}: ${key} is read by the config`).toBe(true);
       }
@@ -51,7 +51,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('keeps data and workspace on volumes where the config points', () => {
-    for (const name of ['api', 'worker', 'engine']) {
+    for (const name of ['api', 'worker']) {
       const svc = compose.services[name];
       expect(svc.volumes).toContain(`steward-data:${svc.environment.STEWARD_DATA_DIR}`);
       expect(svc.volumes).toContain(`workspace:${svc.environment.STEWARD_WORKSPACE}`);
@@ -65,14 +65,31 @@ describe('docker-compose.yml', () => {
     expect(compose.services.api.healthcheck.test.join(' ')).toMatch(/\/healthz/);
   });
 
-  it('gives the engine a config that starts `steward mcp` and turns its own tools off', () => {
+  it('runs the engine as `steward engine`, holding no Steward secret, data or workspace', () => {
     const engine = compose.services.engine;
-    const config = JSON.parse(engine.environment.OPENCODE_CONFIG_CONTENT);
-    expect(config.mcp.steward.command.slice(-2)).toEqual(['/app/dist/cli/main.js', 'mcp']);
-    for (const tool of ['bash', 'edit', 'write', 'read', 'webfetch']) {
-      expect(config.tools[tool]).toBe(false);
-    }
+    expect(engine.command.slice(0, 1)).toEqual(['engine']);
+    const mcpUrl = engine.command[engine.command.indexOf('--mcp-url') + 1];
+    const api = compose.services.api;
+    expect(mcpUrl).toBe(`http://api:${api.environment.STEWARD_PORT}/mcp`);
+    // The API accepts the engine's Host header and shares its token.
+    expect(api.environment.STEWARD_MCP_ALLOWED_HOSTS.split(',')).toContain('api');
+    expect(api.environment.STEWARD_MCP_TOKEN).toBe(engine.environment.STEWARD_MCP_TOKEN);
+    expect(Object.keys(engine.environment).sort()).toEqual([
+      'STEWARD_DATA_DIR',
+      'STEWARD_ENGINE_PASSWORD',
+      'STEWARD_LOG_LEVEL',
+      'STEWARD_MCP_TOKEN',
+    ]);
+    expect(engine.working_dir).toBeUndefined();
+    expect(engine.volumes).toEqual(['engine-data:/home/steward/.local/share/opencode']);
     expect(engine.healthcheck.test.join(' ')).toMatch(/global\/health/);
+    expect(engine.healthcheck.test.join(' ')).toMatch(/STEWARD_ENGINE_PASSWORD/);
+    // The API and worker call it with the password it listens with.
+    for (const name of ['api', 'worker']) {
+      expect(compose.services[name].environment.STEWARD_ENGINE_PASSWORD).toBe(
+        engine.environment.STEWARD_ENGINE_PASSWORD,
+      );
+    }
   });
 
   it('builds from stages the Dockerfile defines, running as a non-root user', () => {

@@ -43,7 +43,7 @@ describe('buildOpencodeConfig', () => {
         share: 'auto',
         mcp: { other: { type: 'remote', url: 'http://127.0.0.1:1/mcp' } },
       },
-      mcpEnv: { REDIS_URL: 'redis://127.0.0.1:1' },
+      tools: { transport: 'stdio', env: { REDIS_URL: 'redis://127.0.0.1:1' } },
     });
     expect(config.model).toBe('mock/echo');
     expect(config.provider).toEqual({ mock: { npm: '@ai-sdk/openai-compatible' } });
@@ -76,6 +76,28 @@ describe('buildOpencodeConfig', () => {
       timeout: 10_000,
     });
     expect(defaultCliPath).toBe(path.join(root, 'dist/cli/main.js'));
+  });
+
+  it('points an engine in its own container at an API tool server, with the same lock-down', () => {
+    const local = buildOpencodeConfig({
+      extra: { model: 'mock/echo' },
+      tools: { transport: 'stdio', env: {} },
+    });
+    const remote = buildOpencodeConfig({
+      extra: { model: 'mock/echo' },
+      tools: { transport: 'http', url: 'http://api:8080/mcp', token: 't'.repeat(32) },
+    });
+    expect(remote.mcp).toEqual({
+      [STEWARD_MCP_NAME]: {
+        type: 'remote',
+        url: 'http://api:8080/mcp',
+        headers: { authorization: `Bearer ${'t'.repeat(32)}` },
+        oauth: false,
+        enabled: true,
+        timeout: 10_000,
+      },
+    });
+    expect({ ...remote, mcp: null }).toEqual({ ...local, mcp: null });
   });
 
   it('hands steward mcp only what it needs', () => {
@@ -114,8 +136,11 @@ describe('the generated configuration in a real engine', { timeout: 60_000 }, ()
     fake = await startFakeModel();
     const config = buildOpencodeConfig({
       extra: { provider: mockProvider(fake.baseURL), model: 'mock/echo', small_model: 'mock/echo' },
-      mcpEnv: { GREETING: 'from-env' },
-      mcpCommand: [process.execPath, script],
+      tools: {
+        transport: 'stdio',
+        env: { GREETING: 'from-env' },
+        command: [process.execPath, script],
+      },
     });
     // What an AI could write into the workspace to get its shell back. Without the lock-down
     // variable opencode 1.18.33 merges these and offers bash, read, edit and write again.

@@ -57,9 +57,8 @@ describe('engine supervisor', () => {
     supervisor = createEngineSupervisor({
       config,
       log,
-      mcpEnv: {},
       // The real `steward mcp` is wired later; any command that exits keeps the engine happy.
-      mcpCommand: [process.execPath, '-e', 'process.exit(0)'],
+      tools: { transport: 'stdio', env: {}, command: [process.execPath, '-e', 'process.exit(0)'] },
       baseEnv: {
         PATH,
         HOME,
@@ -179,7 +178,7 @@ describe('engine supervisor with an engine that never answers', () => {
     const supervisor = createEngineSupervisor({
       config,
       log,
-      mcpEnv: {},
+      tools: { transport: 'stdio', env: {} },
       baseEnv: { PATH: process.env.PATH },
       backoff: { initialMs: 100, maxMs: 200 },
       stopGraceMs: 500,
