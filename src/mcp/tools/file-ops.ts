@@ -78,7 +78,7 @@ async function resolveOutsideGit(root: Root, userPath: string): Promise<string> 
  * where Linux tells it (/proc/self/fd), a real path still inside the root (a parent directory
  * swapped for a symbolic link between the check and the open would lead elsewhere).
  */
-async function assertOpenedInside(
+export async function assertOpenedInside(
   handle: FileHandle,
   root: Root,
   userPath: string,

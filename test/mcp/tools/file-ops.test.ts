@@ -10,10 +10,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { open } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../../src/errors/tool-error.js';
 import {
   assertNoRedaction,
+  assertOpenedInside,
   fsGuard,
   listEntries,
   maxReadBytes,
@@ -86,6 +88,28 @@ describe('readText', () => {
     symlinkSync(outside, path.join(r.dir, 'out'));
     for (const p of ['../secret', 'out/secret', path.join(outside, 'secret')]) {
       await expect(readText(r, p), p).rejects.toBeInstanceOf(ToolError);
+    }
+  });
+});
+
+describe('assertOpenedInside', () => {
+  // What a parent directory swapped for a link between the path check and the open yields: a
+  // descriptor whose file lies elsewhere. Checked on the descriptor itself, so no race is needed.
+  it('refuses a descriptor that leads outside the root, whatever name was asked for', async () => {
+    const r = root();
+    const outside = tmpDir('steward-swapped-');
+    writeFileSync(path.join(outside, 'secrets_key'), 'key');
+    writeFileSync(path.join(r.dir, 'notes.md'), 'fine');
+    const escaped = await open(path.join(outside, 'secrets_key'), 'r');
+    const inside = await open(path.join(r.dir, 'notes.md'), 'r');
+    try {
+      await expect(assertOpenedInside(escaped, r, 'notes.md')).rejects.toThrow(
+        'path refused: "notes.md" led outside the workspace as it was opened',
+      );
+      await expect(assertOpenedInside(inside, r, 'notes.md')).resolves.toEqual({ size: 4 });
+    } finally {
+      await escaped.close();
+      await inside.close();
     }
   });
 });
