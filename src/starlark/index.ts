@@ -9,7 +9,13 @@ import { parseFile } from './syntax/parser.js';
 import type { DialectOptions } from './syntax/resolve-options.js';
 import { resolveFile } from './syntax/resolver.js';
 import { StarlarkExecError } from './eval/errors.js';
-import { execModule as execRaw, toMap, type LoadFn, type ValueMap } from './eval/exec.js';
+import {
+  compileProgram,
+  execModule as execRaw,
+  toMap,
+  type LoadFn,
+  type ValueMap,
+} from './eval/exec.js';
 import { StarFunction, annotate } from './eval/function.js';
 import { EvalThread, type Limits } from './eval/thread.js';
 import { defaultUniverse } from './eval/universe.js';
@@ -107,6 +113,63 @@ export function execModule(opts: ExecModuleOptions): ModuleResult {
   } catch (e) {
     throw hostError(e);
   }
+}
+
+export interface CompileModuleOptions {
+  file: string;
+  source: string;
+  /** Names of the host values every run supplies. */
+  predeclared: Iterable<string>;
+  /** Defaults to the standard builtins. */
+  universe?: ValueMap;
+  options?: DialectOptions;
+  load?: LoadFn;
+}
+
+export interface ModuleRunOptions {
+  /** A value for each name the module was compiled with. */
+  predeclared: ValueMap;
+  limits?: Limits;
+  print?: (msg: string) => void;
+}
+
+/** A module compiled once and run many times, one run at a time (see `Program` in eval/exec). */
+export interface CompiledModule {
+  readonly file: string;
+  readonly source: string;
+  run(opts: ModuleRunOptions): ModuleResult;
+  /** Ends a run; call it once the run's functions and globals are no longer used. */
+  release(): void;
+}
+
+/**
+ * Parses, resolves and compiles without running. Throws StarlarkSyntaxError or
+ * StarlarkStaticErrors; a run throws StarlarkExecError, as `execModule` does.
+ */
+export function compileModule(opts: CompileModuleOptions): CompiledModule {
+  let program: ReturnType<typeof compileProgram>;
+  try {
+    program = compileProgram({
+      ...opts,
+      universe: opts.universe ?? defaultUniverse(),
+      options: opts.options ?? STEWARD_DIALECT,
+    });
+  } catch (e) {
+    throw hostError(e);
+  }
+  return {
+    file: program.file,
+    source: program.source,
+    run(run) {
+      try {
+        const r = program.run(run);
+        return { globals: r.globals, steps: r.thread.stepCount, thread: r.thread };
+      } catch (e) {
+        throw hostError(e);
+      }
+    },
+    release: () => program.release(),
+  };
 }
 
 function hostError(e: unknown): unknown {

@@ -68,6 +68,11 @@ export function compileIdent(c: FnCtx, id: A.Ident): Eval {
       };
     }
     default: {
+      const slot = c.mod.predeclaredSlot(name);
+      if (slot !== undefined) {
+        const pre = c.mod.predeclared;
+        return () => pre[slot] as Value;
+      }
       const v = c.mod.lookup(name);
       if (v === undefined)
         return () => {

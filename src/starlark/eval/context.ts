@@ -13,7 +13,14 @@ export interface ModuleCtx {
   /** Module-level slots (globals and file-local load bindings); undefined means unbound. */
   readonly globals: Array<Value | undefined>;
   readonly globalBindings: readonly Binding[];
-  /** Predeclared value or universal builtin by name. */
+  /**
+   * Slot of a predeclared (host) name in `predeclared`. Host values change from run to run of a
+   * compiled program (the run's arguments, its HTTP bridge), so they are read from the slot.
+   */
+  predeclaredSlot(name: string): number | undefined;
+  /** This run's host values, by slot; refilled before each run. */
+  readonly predeclared: Array<Value | undefined>;
+  /** Universal builtin by name: the same in every run, so compiled in as a constant. */
   lookup(name: string): Value | undefined;
   readonly loader: Loader | null;
 }

@@ -62,46 +62,134 @@ export function resolveOrThrow(
   return resolved;
 }
 
-/** Parses, resolves, compiles and runs a module, then freezes its globals. */
-export function execModule(opts: ExecOptions): ExecResult {
+export interface CompileOptions {
+  /** Name used in positions and tracebacks. */
+  file: string;
+  source: string;
+  /** Names of the host values each run will supply (their values may differ per run). */
+  predeclared: Iterable<string>;
+  /** Builtins (`len`, `dict`, ...); the host supplies the universe for its dialect. */
+  universe: ValueMap;
+  options?: DialectOptions;
+  load?: LoadFn;
+}
+
+export interface RunOptions {
+  /** A value for every name the program was compiled with. */
+  predeclared?: ValueMap;
+  limits?: Limits;
+  print?: (msg: string) => void;
+  /** Runs on an existing thread (nested loads share limits and the step counter). */
+  thread?: EvalThread;
+}
+
+/**
+ * A module parsed, resolved and compiled once, run any number of times, one run at a time: each
+ * run starts from unbound globals and its own host values, so nothing of one run is seen by the
+ * next. Worth keeping when the same text runs again (a worker thread's cache by script hash).
+ */
+export interface Program {
+  readonly file: string;
+  readonly source: string;
+  /** Runs the top level. Its functions stay callable (with its thread) until `release`. */
+  run(opts?: RunOptions): ExecResult;
+  /** Ends a run: drops its host values and globals, so a cached program holds nothing of it. */
+  release(): void;
+}
+
+/** Parses, resolves and compiles a module; throws StarlarkSyntaxError or StarlarkStaticErrors. */
+export function compileProgram(opts: CompileOptions): Program {
   const options = opts.options ?? {};
-  const predeclared = toMap(opts.predeclared);
+  const names = [...new Set(opts.predeclared)];
+  const slots = new Map(names.map((n, i) => [n, i]));
   const universe = toMap(opts.universe);
   const ast = parseFile(opts.file, opts.source);
-  const resolved = resolveOrThrow(ast, predeclared, universe, options);
-  const thread =
-    opts.thread ?? new EvalThread(opts.limits ?? {}, options, opts.print ?? (() => {}));
+  const resolved = resolveFile(
+    ast,
+    {
+      isPredeclared: (n) => slots.has(n),
+      isUniversal: (n) => universe.has(n),
+      names: () => [...names, ...universe.keys()],
+    },
+    options,
+  );
+  if (resolved.errors.length > 0) throw new StarlarkStaticErrors(resolved.errors);
   const globals: Array<Value | undefined> = resolved.globals.map(() => undefined);
+  const predeclared: Array<Value | undefined> = names.map(() => undefined);
   const load = opts.load;
   const mod: ModuleCtx = {
     file: opts.file,
     globals,
     globalBindings: resolved.globals,
-    lookup: (n) => predeclared.get(n) ?? universe.get(n),
+    predeclaredSlot: (n) => slots.get(n),
+    predeclared,
+    lookup: (n) => universe.get(n),
     loader: load === undefined ? null : (m, th) => toMap(load(m, th)),
   };
   const scope = ast.scope;
   if (scope === null) throw new Error('module not resolved');
   const body = compileBlock({ mod, scope }, ast.stmts);
-  const locals: Array<Value | undefined> = scope.locals.map(() => undefined);
-  const frame = new Frame(locals, [], thread, opts.file, '<toplevel>');
-  thread.frames.push(frame);
-  try {
-    body(frame);
-  } catch (e) {
-    throw annotate(e, thread);
-  } finally {
-    thread.frames.pop();
-  }
-  const out = new Map<string, Value>();
-  resolved.globals.forEach((b, i) => {
-    const v = globals[i];
-    if (b.scope === 'global' && v !== undefined) {
-      if (v instanceof StarlarkObject) v.freeze();
-      out.set(b.name, v);
-    }
+  let running = false;
+
+  return {
+    file: opts.file,
+    source: opts.source,
+    run(run: RunOptions = {}): ExecResult {
+      if (running) throw new StarlarkError(`${opts.file} is already running`);
+      running = true;
+      const values = toMap(run.predeclared);
+      for (const [name, i] of slots) {
+        const v = values.get(name);
+        if (v === undefined) throw new Error(`predeclared value ${name} missing`);
+        predeclared[i] = v;
+      }
+      globals.fill(undefined);
+      const thread =
+        run.thread ?? new EvalThread(run.limits ?? {}, options, run.print ?? (() => {}));
+      const locals: Array<Value | undefined> = scope.locals.map(() => undefined);
+      const frame = new Frame(locals, [], thread, opts.file, '<toplevel>');
+      thread.frames.push(frame);
+      try {
+        body(frame);
+      } catch (e) {
+        throw annotate(e, thread);
+      } finally {
+        thread.frames.pop();
+      }
+      const out = new Map<string, Value>();
+      resolved.globals.forEach((b, i) => {
+        const v = globals[i];
+        if (b.scope === 'global' && v !== undefined) {
+          if (v instanceof StarlarkObject) v.freeze();
+          out.set(b.name, v);
+        }
+      });
+      return { globals: out, thread };
+    },
+    release() {
+      predeclared.fill(undefined);
+      globals.fill(undefined);
+      running = false;
+    },
+  };
+}
+
+/** Parses, resolves, compiles and runs a module once, then freezes its globals. */
+export function execModule(opts: ExecOptions): ExecResult {
+  const predeclared = toMap(opts.predeclared);
+  return compileProgram({
+    file: opts.file,
+    source: opts.source,
+    predeclared: predeclared.keys(),
+    universe: opts.universe,
+    ...(opts.options ? { options: opts.options } : {}),
+    ...(opts.load ? { load: opts.load } : {}),
+  }).run({
+    predeclared,
+    ...(opts.limits ? { limits: opts.limits } : {}),
+    ...(opts.print ? { print: opts.print } : {}),
+    ...(opts.thread ? { thread: opts.thread } : {}),
   });
-  return { globals: out, thread };
 }
 
 export { StarlarkError };

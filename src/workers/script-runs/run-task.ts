@@ -1,6 +1,6 @@
 import {
   callFunction,
-  execModule,
+  compileModule,
   isCallable,
   None,
   StarlarkError,
@@ -11,10 +11,14 @@ import {
   toStarlark,
   type Value,
 } from '../../starlark/index.js';
-import type { ScriptGlobal } from '../../queue/script-runs.js';
+import { scriptGlobals, type ScriptGlobal } from '../../queue/script-runs.js';
 import { boundFailure } from './bound-output.js';
 import { createHostModules } from './host-modules.js';
+import { createProgramCache } from './program-cache.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
+
+/** This thread's compiled scripts; a thread runs one task at a time. */
+const programs = createProgramCache();
 
 /**
  * One script run inside a Piscina thread: the module runs top to bottom, then the entry point
@@ -32,6 +36,7 @@ export default function runTask(task: RunTask): RunTaskResult {
     }
     logs.push(msg);
   };
+  let program: ReturnType<typeof compileModule> | undefined;
   try {
     const globals: Record<ScriptGlobal, Value> = {
       ...createHostModules({
@@ -50,13 +55,10 @@ export default function runTask(task: RunTask): RunTaskResult {
       timeoutMs: Math.max(1, task.deadline - Date.now()),
       maxOutput: limits.output_bytes,
     };
-    const mod = execModule({
-      file: task.name,
-      source: task.source,
-      predeclared,
-      limits: interpreterLimits,
-      print,
-    });
+    program = programs.get(task.hash, task.source, () =>
+      compileModule({ file: task.name, source: task.source, predeclared: scriptGlobals }),
+    );
+    const mod = program.run({ predeclared, limits: interpreterLimits, print });
     let value: Value;
     if (task.function !== undefined) {
       const fn = mod.globals.get(task.function);
@@ -87,6 +89,7 @@ export default function runTask(task: RunTask): RunTaskResult {
     // Bounded here, before the text is cloned out of the thread.
     return { success: false, ...boundFailure(describe(err), logs, limits.output_bytes) };
   } finally {
+    program?.release();
     task.bridge.port.close();
   }
 }

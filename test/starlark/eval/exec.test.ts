@@ -104,3 +104,62 @@ result = main()
     expect(fails('load("abc", "nope")', { load }).message).toMatch(/nope not found in module abc/);
   });
 });
+
+describe('compiled modules', () => {
+  const source = `
+leftover = host.get("first")
+def main():
+    return [host["x"], leftover]
+`;
+
+  it('run again with new host values and none of the previous run left', async () => {
+    const { compileModule, toStarlark } = await import('../../../src/starlark/index.js');
+    const program = compileModule({ file: 'p.star', source, predeclared: ['host'] });
+    const first = program.run({
+      predeclared: { host: toStarlark({ first: 'from the first run', x: 1 }) },
+    });
+    const main = first.globals.get('main') as Value;
+    expect(callFunction(main, [], null, first.thread)).toEqual(
+      toStarlark([1, 'from the first run']),
+    );
+    program.release();
+
+    const second = program.run({ predeclared: { host: toStarlark({ x: 2 }) } });
+    expect(callFunction(second.globals.get('main') as Value, [], null, second.thread)).toEqual(
+      toStarlark([2, null]),
+    );
+    expect(second.steps).toBe(first.steps);
+    program.release();
+
+    // The same inputs take the same steps, cached or not.
+    const again = program.run({
+      predeclared: { host: toStarlark({ first: 'from the first run', x: 1 }) },
+    });
+    expect(again.steps).toBe(first.steps);
+    program.release();
+    const fresh = execModule({
+      file: 'p.star',
+      source,
+      predeclared: { host: toStarlark({ first: 'from the first run', x: 1 }) },
+    });
+    expect(fresh.steps).toBe(first.steps);
+  });
+
+  it('refuses a second run before the first is released, and a missing host value', async () => {
+    const { compileModule, toStarlark } = await import('../../../src/starlark/index.js');
+    const program = compileModule({ file: 'p.star', source: 'y = host', predeclared: ['host'] });
+    program.run({ predeclared: { host: toStarlark(1) } });
+    expect(() => program.run({ predeclared: { host: toStarlark(2) } })).toThrow(
+      /p\.star is already running/,
+    );
+    program.release();
+    expect(() => program.run({ predeclared: {} })).toThrow(/predeclared value host missing/);
+  });
+
+  it('reports static errors at compile time, as execModule does', async () => {
+    const { compileModule } = await import('../../../src/starlark/index.js');
+    expect(() => compileModule({ file: 'p.star', source: 'x = nope', predeclared: [] })).toThrow(
+      /undefined: nope/,
+    );
+  });
+});

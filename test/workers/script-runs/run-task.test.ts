@@ -32,6 +32,17 @@ function run(
 }
 
 describe('run task entry points', () => {
+  it('runs the same script again from its compiled program, with nothing of the run before', () => {
+    const src = 'seen = args.get("x")\ndef main():\n    print(seen)\n    return {"seen": seen}\n';
+    const first = run(src, { hash: 'same', args: { x: 'first' } });
+    expect(first).toEqual({ success: true, result: { seen: 'first' }, logs: ['first'] });
+    const second = run(src, { hash: 'same', args: {} });
+    expect(second).toEqual({ success: true, result: { seen: null }, logs: ['None'] });
+    // A failing run releases the program too.
+    expect(run(src, { hash: 'same', args: { x: 'third' }, function: 'nope' }).success).toBe(false);
+    expect(run(src, { hash: 'same', args: { x: 'fourth' } }).result).toEqual({ seen: 'fourth' });
+  });
+
   it("answers main()'s dict as the result", () => {
     expect(run('def main():\n    return {"ok": True, "n": 2}\n')).toEqual({
       success: true,
