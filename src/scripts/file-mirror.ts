@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { hashSource } from './hashing.js';
 import { isScriptName, maxSourceBytes } from './script-schema.js';
 
 export interface DiskScript {
@@ -24,6 +25,13 @@ export function createFileMirror(dir: string) {
     if (!isScriptName(name)) throw new Error(`not a script name: ${name}`);
     return path.join(dir, name);
   };
+  /**
+   * Hashes of files already read, by what identifies one version of a file. Any write changes
+   * the change time (ns), which user space cannot set, and our own writes (and the workspace
+   * tools') replace the inode, so a changed file never matches an old entry.
+   */
+  const hashes = new Map<string, { key: string; hash: string }>();
+  const maxHashes = 4096;
 
   return {
     dir,
@@ -54,6 +62,39 @@ export function createFileMirror(dir: string) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw err;
       }
+    },
+
+    /**
+     * `hashSource` of the file's text, or null when there is none. Each run checks the file
+     * against its approval: one stat answers when the file has not changed since the last read.
+     */
+    async hash(name: string): Promise<string | null> {
+      const file = fileOf(name);
+      let info;
+      try {
+        info = await stat(file, { bigint: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+      const key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+      const known = hashes.get(name);
+      if (known?.key === key) return known.hash;
+      const source = await this.read(name);
+      if (source === null) return null;
+      const hash = hashSource(source);
+      // Between the stat and the read the file may have changed again: keep the hash only when
+      // it still matches the stat it is filed under.
+      const after = await stat(file, { bigint: true }).catch(() => null);
+      if (
+        after &&
+        `${after.dev}:${after.ino}:${after.size}:${after.mtimeNs}:${after.ctimeNs}` === key
+      ) {
+        hashes.delete(name);
+        if (hashes.size >= maxHashes) hashes.delete(hashes.keys().next().value as string);
+        hashes.set(name, { key, hash });
+      }
+      return hash;
     },
 
     async scan(): Promise<DiskScan> {

@@ -7,7 +7,6 @@ import type { ScriptRepository } from '../store/script-repository.js';
 import type { StatsRepository } from '../store/stats-repository.js';
 import { checkApproval } from './approval.js';
 import type { FileMirror } from './file-mirror.js';
-import { hashSource } from './hashing.js';
 import type { ScriptRecord } from './script-schema.js';
 
 export interface RunRequest {
@@ -50,14 +49,11 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
   async function check(name: string, allowUnapproved = false) {
     const record = await store.get(name);
     if (!record) throw new ScriptNotFoundError(name);
-    const file =
+    const fileHash =
       allowUnapproved || record.approved_hash === undefined
         ? null
-        : await mirror.read(name).catch(() => null);
-    const verdict = checkApproval(record, {
-      fileHash: file === null ? null : hashSource(file),
-      allowUnapproved,
-    });
+        : await mirror.hash(name).catch(() => null);
+    const verdict = checkApproval(record, { fileHash, allowUnapproved });
     if (!verdict.runnable) throw new ScriptRefusedError(name, verdict.reason);
     return { record, hash: verdict.hash };
   }

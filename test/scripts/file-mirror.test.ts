@@ -1,8 +1,17 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileMirror } from '../../src/scripts/file-mirror.js';
+import { hashSource } from '../../src/scripts/hashing.js';
 import { maxSourceBytes } from '../../src/scripts/script-schema.js';
 
 let root: string;
@@ -17,6 +26,26 @@ afterEach(() => {
 });
 
 describe('file mirror', () => {
+  it("hashes a file's text, and sees every change to it, even one that keeps size and times", async () => {
+    const mirror = createFileMirror(dir);
+    expect(await mirror.hash('a.star')).toBeNull();
+    await mirror.write('a.star', 'result = 1\n');
+    expect(await mirror.hash('a.star')).toBe(hashSource('result = 1\n'));
+    expect(await mirror.hash('a.star')).toBe(hashSource('result = 1\n'));
+
+    // Rewritten in place, same size, its modification time put back: the change time moved.
+    const file = path.join(dir, 'a.star');
+    const before = statSync(file);
+    writeFileSync(file, 'result = 2\n');
+    utimesSync(file, before.atime, before.mtime);
+    expect(await mirror.hash('a.star')).toBe(hashSource('result = 2\n'));
+
+    await mirror.write('a.star', 'result = 3\n');
+    expect(await mirror.hash('a.star')).toBe(hashSource('result = 3\n'));
+    await mirror.remove('a.star');
+    expect(await mirror.hash('a.star')).toBeNull();
+  });
+
   it('writes a script, creating the directory, and leaves no temporary file', async () => {
     const mirror = createFileMirror(dir);
     await mirror.write('a.star', 'result = 1\n');

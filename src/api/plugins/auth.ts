@@ -54,7 +54,10 @@ export const authPlugin = fp<{ auth: Pick<AuthModule, 'secret' | 'issuer'> }>(
       secret: auth.secret,
       namespace: 'access',
       jwtVerify: 'accessJwtVerify',
-      verify,
+      // A client sends the same access token with every request: fast-jwt keeps verified tokens
+      // (by their text, until their own expiry), so the signature is checked once, not per call.
+      // Logout and revocation are the session check's job (auth/access-check.ts), not this one's.
+      verify: { ...verify, cache: true },
     });
     await app.register(fastifyJwt, {
       secret: auth.secret,

@@ -11,7 +11,6 @@ import {
 } from '../../queue/script-runs.js';
 import { checkApproval } from '../../scripts/approval.js';
 import type { FileMirror } from '../../scripts/file-mirror.js';
-import { hashSource } from '../../scripts/hashing.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
 import { redactDeep } from '../../secrets/redact-deep.js';
 import { boundFailure } from './bound-output.js';
@@ -22,7 +21,7 @@ import type { ScriptPool } from './pool.js';
 export interface ProcessorDeps {
   store: Pick<ScriptRepository, 'get'>;
   /** The scripts directory: a file edited after approval refuses the run. */
-  mirror: Pick<FileMirror, 'read'>;
+  mirror: Pick<FileMirror, 'hash'>;
   pool: ScriptPool;
   egress: Egress;
   limits: RunLimits;
@@ -64,16 +63,16 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
       };
     }
     // The file is read beside the record's round trip: the check costs no extra wait.
-    const [record, file] = await Promise.all([
+    const [record, fileHash] = await Promise.all([
       store.get(name),
-      payload.allowUnapproved ? null : mirror.read(name).catch(() => null),
+      payload.allowUnapproved ? null : mirror.hash(name).catch(() => null),
     ]);
     if (!record) return refuse('not_found', `script ${name} not found`);
     if (record.hash !== payload.hash) {
       return refuse('modified', `script ${name} changed since the run was requested`);
     }
     if (!payload.allowUnapproved) {
-      const verdict = checkApproval(record, { fileHash: file === null ? null : hashSource(file) });
+      const verdict = checkApproval(record, { fileHash });
       if (!verdict.runnable) {
         return refuse(verdict.reason, new ScriptRefusedError(name, verdict.reason).message);
       }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   authGuards,
@@ -111,6 +112,28 @@ describe('auth plugin', () => {
       const res = await get('/claims', { authorization: `Bearer ${token}` });
       expect(res.json().claims, name).toBeNull();
     }
+  });
+
+  it('refuses a token it accepted before once the token has expired (verified tokens are cached)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const shortLived = jwt.sign(
+      {
+        iss: auth.issuer,
+        sub: 'admin',
+        typ: 'access',
+        role: 'admin',
+        sid: 'sid-1',
+        jti: 'short',
+        iat: now,
+        exp: now + 1,
+      },
+      auth.secret,
+      { algorithm: 'HS256' },
+    );
+    const header = { authorization: `Bearer ${shortLived}` };
+    expect((await get('/claims', header)).json().claims).toMatchObject({ jti: 'short' });
+    await new Promise((r) => setTimeout(r, (now + 1) * 1000 - Date.now() + 200));
+    expect((await get('/claims', header)).json().claims).toBeNull();
   });
 
   it('reads the refresh token from the cookie only, never from a bearer header', async () => {

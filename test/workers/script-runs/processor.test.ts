@@ -43,7 +43,7 @@ function setup(stored: ScriptRecord | null, file: string | null = source) {
   const limits = configSchema.parse({}).scripts.limits;
   const process = createScriptRunProcessor({
     store: { get: async () => stored },
-    mirror: { read: async () => file },
+    mirror: { hash: async () => (file === null ? null : hashSource(file)) },
     pool,
     egress: {} as Egress,
     limits,
