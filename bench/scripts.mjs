@@ -72,6 +72,9 @@ const auth = { authorization: `Bearer ${session.body.access_token}` };
 
 await json('POST', '/api/scripts', { name: 'bench.star', source: SOURCE }, auth);
 await json('POST', '/api/scripts/bench.star/approve', undefined, auth);
+const SLEEPY = 'def main():\n    time.sleep(5)\n    return {}\n';
+await json('POST', '/api/scripts', { name: 'sleepy.star', source: SLEEPY }, auth);
+await json('POST', '/api/scripts/sleepy.star/approve', undefined, auth);
 
 const testBody = JSON.stringify({ args: { a: 1, b: 2 } });
 async function oneRun() {
@@ -174,15 +177,33 @@ for (let i = 0; i < 200; i++) await oneRun();
 floor(2000);
 
 const raw = await rawBullmq();
+/** Trivial runs while 8 runs sleep 5 s each: waiting must not block computing. */
+async function besideSleepers() {
+  const sleepers = Array.from({ length: 8 }, () =>
+    fetch(`${base}/api/scripts/sleepy.star/test`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: '{}',
+    }).then((r) => r.json()),
+  );
+  await new Promise((r) => setTimeout(r, 500));
+  const result = await measure(200, 1);
+  const answers = await Promise.all(sleepers);
+  if (!answers.every((a) => a.success))
+    throw new Error(`a sleeper failed: ${JSON.stringify(answers)}`);
+  return result;
+}
+
 const rows = [
   ['interpreter in-process (floor)', floor(N1)],
   ['raw BullMQ, concurrency 1', raw.c1],
   ['raw BullMQ, concurrency 32', raw.c32],
   ['POST /test, concurrency 1', await measure(N1, 1)],
   ['POST /test, concurrency 32', await measure(N32, 32)],
+  ['POST /test, c1, 8 runs sleeping', await besideSleepers()],
 ];
 const ms = (v) => `${v.toFixed(3)} ms`.padStart(11);
-console.log(`script runs (${worker.threads} Piscina threads, ${os.availableParallelism()} CPUs)`);
+console.log(`script runs (${worker.threads} script threads, ${os.availableParallelism()} CPUs)`);
 console.log(
   `${'path'.padEnd(32)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'runs/s'.padStart(9)}`,
 );
@@ -191,6 +212,10 @@ for (const [name, r] of rows) {
     `${name.padEnd(32)} ${ms(r.p50)} ${ms(r.p99)} ${Math.round(r.rate).toString().padStart(9)}`,
   );
 }
+const sleepRatio = rows[5][1].p50 / rows[3][1].p50;
+console.log(
+  `p50 beside 8 sleeping runs: ${sleepRatio.toFixed(2)}× idle (target ≤ 2×: ${sleepRatio <= 2 ? 'met' : 'NOT met'})`,
+);
 const p50Ratio = rows[3][1].p50 / raw.c1.p50;
 const rateRatio = rows[4][1].rate / raw.c32.rate;
 console.log(

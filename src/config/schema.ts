@@ -97,8 +97,13 @@ export const configSchema = strict({
   scripts: strict({
     /** Script names (without `.star`) the tool server may run without approval. */
     allowlist: z.array(z.string()).default([]),
-    /** Piscina threads; 0 means one per CPU. */
+    /**
+     * Script threads per worker process; 0 means four per CPU, at least 16. Runs waiting on
+     * `http` or `time.sleep` keep their thread but give back their compute slot.
+     */
     threads: z.number().int().nonnegative().default(0),
+    /** Runs computing at once per worker process; 0 means one per CPU. */
+    compute_slots: z.number().int().nonnegative().default(0),
     limits: runLimitsSchema.prefault({}),
   }).prefault({}),
   egress: strict({

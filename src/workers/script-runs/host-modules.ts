@@ -14,6 +14,7 @@ import { toStarlark } from '../../starlark/values/convert.js';
 import { encodeJSON, jsonModule } from '../../starlark/index.js';
 import type { RunLimits, ScriptGlobal } from '../../queue/script-runs.js';
 import { unpackArgs, wantString } from '../../starlark/values/unpack.js';
+import type { ComputeGate } from './compute-slots.js';
 import { callHost, HostCallTimeout, sleepSync, type BridgeEnd } from './host-bridge.js';
 import type { HttpAnswer, HttpCall } from './host-calls.js';
 
@@ -25,6 +26,8 @@ export interface HostRun {
   limits: Pick<RunLimits, 'http_requests'>;
   declaredSecrets: string[];
   secretValues: ReadonlyMap<string, string | null>;
+  /** The run's compute slot: given back while it waits, so other runs compute meanwhile. */
+  gate: ComputeGate;
 }
 
 /** Longest single `time.sleep`, in seconds. */
@@ -68,11 +71,14 @@ export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'a
     const remaining = run.deadline - Date.now();
     if (remaining <= 0) throw wallTimeError();
     let answer: HttpAnswer;
+    run.gate.leave();
     try {
       answer = callHost(run.bridge, 'http', call, remaining) as HttpAnswer;
     } catch (err) {
       if (err instanceof HostCallTimeout) throw wallTimeError();
       throw new StarlarkError(`${fn}: ${(err as Error).message}`);
+    } finally {
+      if (!run.gate.enter(run.deadline)) throw wallTimeError();
     }
     return toStarlark({ status: answer.status, body: answer.body, headers: answer.headers });
   };
@@ -131,8 +137,9 @@ export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'a
       }
       const ms = Math.round(seconds * 1000);
       const remaining = run.deadline - Date.now();
+      run.gate.leave();
       sleepSync(Math.min(ms, Math.max(0, remaining)));
-      if (ms > remaining) throw wallTimeError();
+      if (!run.gate.enter(run.deadline) || ms > remaining) throw wallTimeError();
       return None;
     }),
   });

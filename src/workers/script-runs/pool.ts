@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { RunLimits } from '../../queue/script-runs.js';
+import { createComputeSlots } from './compute-slots.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
 
 /**
@@ -30,27 +31,35 @@ export function runTaskFile(): string {
 }
 
 export interface ScriptPoolOptions {
-  /** 0 means one per CPU. */
+  /** 0 means four per CPU, at least 16. */
   threads: number;
+  /** Runs computing at once; 0 means one per CPU. */
+  computeSlots?: number;
   /** `memory_mb` caps each thread's heap. */
   limits: Pick<RunLimits, 'memory_mb'>;
 }
 
 export interface ScriptPool {
   run(task: RunTask, signal: AbortSignal): Promise<RunTaskResult>;
+  /** Runs at once: threads, most of them waiting on I/O when the CPUs are all busy. */
   readonly threads: number;
+  readonly computeSlots: number;
   destroy(): Promise<void>;
 }
 
-export function createScriptPool({ threads, limits }: ScriptPoolOptions): ScriptPool {
+export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOptions): ScriptPool {
   const memoryMb = limits.memory_mb;
-  const count = threads > 0 ? threads : Math.max(1, os.availableParallelism());
+  const cpus = Math.max(1, os.availableParallelism());
+  const slots = computeSlots && computeSlots > 0 ? computeSlots : cpus;
+  const count = threads > 0 ? threads : Math.max(16, 4 * cpus);
+  const compute = createComputeSlots(slots);
   const piscina = new Piscina({
     filename: pathToFileURL(runTaskFile()).href,
-    minThreads: count,
+    // One warm thread per slot; the others start when runs wait on I/O and end after a minute
+    // idle, so an idle worker keeps only what computing needs in memory.
+    minThreads: Math.min(slots, count),
     maxThreads: count,
-    // Threads stay warm: a new one would load the interpreter again before its first run.
-    idleTimeout: Infinity,
+    idleTimeout: 60_000,
     resourceLimits: {
       maxOldGenerationSizeMb: memoryMb,
       maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 4))),
@@ -58,11 +67,15 @@ export function createScriptPool({ threads, limits }: ScriptPoolOptions): Script
   });
   return {
     threads: count,
+    computeSlots: slots,
     run(task, signal) {
-      return piscina.run(task, {
-        signal,
-        transferList: [task.bridge.port],
-      }) as Promise<RunTaskResult>;
+      return piscina.run(
+        { ...task, compute },
+        {
+          signal,
+          transferList: [task.bridge.port],
+        },
+      ) as Promise<RunTaskResult>;
     },
     async destroy() {
       await piscina.destroy();

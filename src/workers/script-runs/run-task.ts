@@ -13,6 +13,7 @@ import {
 } from '../../starlark/index.js';
 import { scriptGlobals, type ScriptGlobal } from '../../queue/script-runs.js';
 import { boundFailure } from './bound-output.js';
+import { computeGate, type ComputeGate } from './compute-slots.js';
 import { createHostModules } from './host-modules.js';
 import { createProgramCache } from './program-cache.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
@@ -26,6 +27,15 @@ const programs = createProgramCache();
  * cannot see (memory, a thread stuck in native code) are enforced by the pool from outside.
  */
 export default function runTask(task: RunTask): RunTaskResult {
+  const gate = heldGate(computeGate(task.compute));
+  if (!gate.enter(task.deadline)) {
+    task.bridge.port.close();
+    return {
+      success: false,
+      error: `script waited for a free CPU until its wall time limit of ${task.limits.wall_time} ms`,
+      logs: [],
+    };
+  }
   const logs: string[] = [];
   let outputBytes = 0;
   const { limits } = task;
@@ -45,6 +55,7 @@ export default function runTask(task: RunTask): RunTaskResult {
         limits,
         declaredSecrets: task.declaredSecrets,
         secretValues: task.secretValues,
+        gate,
       }),
       args: toStarlark(task.args),
     };
@@ -89,9 +100,26 @@ export default function runTask(task: RunTask): RunTaskResult {
     // Bounded here, before the text is cloned out of the thread.
     return { success: false, ...boundFailure(describe(err), logs, limits.output_bytes) };
   } finally {
+    gate.leave();
     program?.release();
     task.bridge.port.close();
   }
+}
+
+/** A gate that knows whether this run holds its slot, so it never gives back one it lacks. */
+function heldGate(slots: ComputeGate): ComputeGate {
+  let holding = false;
+  return {
+    enter(deadline) {
+      holding = slots.enter(deadline);
+      return holding;
+    },
+    leave() {
+      if (!holding) return;
+      holding = false;
+      slots.leave();
+    },
+  };
 }
 
 function entriesOf(args: Record<string, unknown>): Array<[string, Value]> {

@@ -18,6 +18,8 @@ export interface RunTask {
   /** A Map, not an object: a secret may be named `__proto__` or `constructor`. */
   secretValues: ReadonlyMap<string, string | null>;
   bridge: BridgeEnd;
+  /** The pool's compute slots (`compute-slots.ts`), added by the pool; absent outside one. */
+  compute?: SharedArrayBuffer;
 }
 
 export interface RunTaskResult {

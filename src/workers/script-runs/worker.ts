@@ -34,7 +34,11 @@ export async function startScriptRunWorker(
 ): Promise<RunningScriptWorker> {
   const { config } = ctx;
   const limits = config.scripts.limits;
-  const pool = createScriptPool({ threads: config.scripts.threads, limits });
+  const pool = createScriptPool({
+    threads: config.scripts.threads,
+    computeSlots: config.scripts.compute_slots,
+    limits,
+  });
   const processor = createScriptRunProcessor({
     store: deps.store,
     mirror: deps.mirror ?? createFileMirror(config.paths.scripts),
@@ -50,7 +54,8 @@ export async function startScriptRunWorker(
     connection,
     prefix: bullPrefix(ctx.redisTarget.prefix),
     // One job per thread: a job fetched early would wait in Piscina's queue while its wall time
-    // runs. BullMQ hands the next job back with each completion, so no round trip is lost.
+    // runs. BullMQ hands the next job back with each completion, so no round trip is lost. More
+    // threads than CPUs: the compute slots keep CPU-bound runs to one per CPU.
     concurrency: pool.threads,
     lockDuration: 10_000,
     stalledInterval: 5_000,

@@ -1,3 +1,4 @@
+import { computeGate } from '../../../src/workers/script-runs/compute-slots.js';
 import { describe, expect, it } from 'vitest';
 import { execModule, None, toJS } from '../../../src/starlark/index.js';
 import { openBridge } from '../../../src/workers/script-runs/host-bridge.js';
@@ -21,6 +22,7 @@ function run(source: string, opts: Partial<Omit<HostRun, 'bridge'>> = {}): unkno
       bridge: bridge.end,
       deadline: opts.deadline ?? Date.now() + 5000,
       limits: opts.limits ?? { http_requests: 10 },
+      gate: opts.gate ?? computeGate(undefined),
       declaredSecrets: opts.declaredSecrets ?? ['API_KEY', 'UNSET'],
       secretValues:
         opts.secretValues ??

@@ -59,11 +59,41 @@ describe('script pool', () => {
     return { t, close: bridge.close };
   }
 
-  it('has the number of threads asked for, or one per CPU for 0', async () => {
+  it('has the threads and compute slots asked for; by default 4 threads per CPU (16 at least) and a slot per CPU', async () => {
     expect(pool.threads).toBe(1);
-    const perCpu = createScriptPool({ threads: 0, limits });
-    expect(perCpu.threads).toBe(Math.max(1, os.availableParallelism()));
-    await perCpu.destroy();
+    const cpus = Math.max(1, os.availableParallelism());
+    const byDefault = createScriptPool({ threads: 0, limits });
+    expect(byDefault.threads).toBe(Math.max(16, 4 * cpus));
+    expect(byDefault.computeSlots).toBe(cpus);
+    await byDefault.destroy();
+  });
+
+  it('lets a run compute while others sleep, even with one compute slot', async () => {
+    const waiting = createScriptPool({ threads: 3, computeSlots: 1, limits });
+    const finished: string[] = [];
+    const go = (label: string, source: string) => {
+      const { t, close } = task(source);
+      return waiting
+        .run(t, new AbortController().signal)
+        .then((res) => {
+          expect(res.success, JSON.stringify(res)).toBe(true);
+          finished.push(label);
+        })
+        .finally(close);
+    };
+    try {
+      const sleepers = [
+        go('sleeper 1', 'def main():\n    time.sleep(1)\n    return {}\n'),
+        go('sleeper 2', 'def main():\n    time.sleep(1)\n    return {}\n'),
+      ];
+      // Both sleepers hold a thread, and the one slot is free while they sleep.
+      await new Promise((r) => setTimeout(r, 300));
+      await go('quick', 'def main():\n    return {"n": len(range(1000))}\n');
+      expect(finished).toEqual(['quick']);
+      await Promise.all(sleepers);
+    } finally {
+      await waiting.destroy();
+    }
   });
 
   it('runs a script on a thread whose HTTP calls the main thread answers', async () => {
