@@ -70,16 +70,20 @@ export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'a
     requests++;
     const remaining = run.deadline - Date.now();
     if (remaining <= 0) throw wallTimeError();
-    let answer: HttpAnswer;
+    let answer: HttpAnswer | undefined;
+    let failure: StarlarkError | undefined;
     run.gate.leave();
     try {
       answer = callHost(run.bridge, 'http', call, remaining) as HttpAnswer;
     } catch (err) {
-      if (err instanceof HostCallTimeout) throw wallTimeError();
-      throw new StarlarkError(`${fn}: ${(err as Error).message}`);
-    } finally {
-      if (!run.gate.enter(run.deadline)) throw wallTimeError();
+      failure =
+        err instanceof HostCallTimeout
+          ? wallTimeError()
+          : new StarlarkError(`${fn}: ${(err as Error).message}`);
     }
+    // The script computes again only with a slot, also to handle the error.
+    if (!run.gate.enter(run.deadline)) throw wallTimeError();
+    if (failure !== undefined || answer === undefined) throw failure ?? wallTimeError();
     return toStarlark({ status: answer.status, body: answer.body, headers: answer.headers });
   };
 
