@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { RunLimits } from '../../queue/script-runs.js';
 import { createComputeSlots } from './compute-slots.js';
+import { createHostRouter, type HostHandler } from './host-bridge.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
 
 /**
@@ -39,8 +40,12 @@ export interface ScriptPoolOptions {
   limits: Pick<RunLimits, 'memory_mb'>;
 }
 
+/** A task as its caller gives it; the pool adds the host-call id and the compute slots. */
+export type PoolTask = Omit<RunTask, 'bridge' | 'compute'>;
+
 export interface ScriptPool {
-  run(task: RunTask, signal: AbortSignal): Promise<RunTaskResult>;
+  /** Runs a task; `host` answers its host calls (`http`) on this, the main thread. */
+  run(task: PoolTask, signal: AbortSignal, host?: HostHandler): Promise<RunTaskResult>;
   /** Runs at once: threads, most of them waiting on I/O when the CPUs are all busy. */
   readonly threads: number;
   readonly computeSlots: number;
@@ -53,6 +58,7 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
   const slots = computeSlots && computeSlots > 0 ? computeSlots : cpus;
   const count = threads > 0 ? threads : Math.max(16, 4 * cpus);
   const compute = createComputeSlots(slots);
+  const router = createHostRouter();
   const piscina = new Piscina({
     filename: pathToFileURL(runTaskFile()).href,
     // One warm thread per slot; the others start when runs wait on I/O and end after a minute
@@ -65,17 +71,20 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
       maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 4))),
     },
   });
+  piscina.on('message', (message: unknown) => void router.receive(message));
   return {
     threads: count,
     computeSlots: slots,
-    run(task, signal) {
-      return piscina.run(
-        { ...task, compute },
-        {
-          signal,
-          transferList: [task.bridge.port],
-        },
-      ) as Promise<RunTaskResult>;
+    async run(task, signal, host) {
+      const bridge = router.open(
+        host ?? (async (op) => Promise.reject(new Error(`no ${op} here`))),
+      );
+      try {
+        const full: RunTask = { ...task, bridge: bridge.end, compute };
+        return (await piscina.run(full, { signal })) as RunTaskResult;
+      } finally {
+        bridge.close();
+      }
     },
     async destroy() {
       await piscina.destroy();

@@ -14,7 +14,6 @@ import type { FileMirror } from '../../scripts/file-mirror.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
 import { redactDeep } from '../../secrets/redact-deep.js';
 import { boundFailure } from './bound-output.js';
-import { openBridge } from './host-bridge.js';
 import { createHostHandler } from './host-calls.js';
 import type { ScriptPool } from './pool.js';
 
@@ -84,9 +83,11 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
     const secretValues = new Map<string, string | null>();
     for (const secret of declared) secretValues.set(secret, await deps.getSecret(secret));
 
-    const bridge = openBridge(
-      createHostHandler({ egress: deps.egress, deadline, bodyBudget: limits.http_body_bytes }),
-    );
+    const host = createHostHandler({
+      egress: deps.egress,
+      deadline,
+      bodyBudget: limits.http_body_bytes,
+    });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), limits.wall_time + abortGrace);
     let outcome: { success: boolean; result?: unknown; error?: string; logs: string[] };
@@ -102,9 +103,9 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
           limits,
           declaredSecrets: declared,
           secretValues,
-          bridge: bridge.end,
         },
         controller.signal,
+        host,
       );
     } catch (err) {
       outcome = {
@@ -115,7 +116,6 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
       deps.log.warn({ script: name, error: outcome.error }, 'script thread failed');
     } finally {
       clearTimeout(timer);
-      bridge.close();
     }
     const duration = Date.now() - started;
     const result: ScriptRunResult = outcome.success

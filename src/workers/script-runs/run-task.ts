@@ -29,7 +29,6 @@ const programs = createProgramCache();
 export default function runTask(task: RunTask): RunTaskResult {
   const gate = heldGate(computeGate(task.compute));
   if (!gate.enter(task.deadline)) {
-    task.bridge.port.close();
     return {
       success: false,
       error: `script waited for a free CPU until its wall time limit of ${task.limits.wall_time} ms`,
@@ -102,7 +101,6 @@ export default function runTask(task: RunTask): RunTaskResult {
   } finally {
     gate.leave();
     program?.release();
-    task.bridge.port.close();
   }
 }
 

@@ -17,6 +17,7 @@ export interface RunTask {
   /** Their values, fetched by the main thread; null when declared but unset. */
   /** A Map, not an object: a secret may be named `__proto__` or `constructor`. */
   secretValues: ReadonlyMap<string, string | null>;
+  /** Where its host calls are answered (added by the pool). */
   bridge: BridgeEnd;
   /** The pool's compute slots (`compute-slots.ts`), added by the pool; absent outside one. */
   compute?: SharedArrayBuffer;

@@ -4,8 +4,8 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import {
   callHost,
-  HostCallTimeout,
-  openBridge,
+  createHostRouter,
+  MAX_ANSWER_BYTES,
   sleepSync,
   type HostHandler,
 } from '../../../src/workers/script-runs/host-bridge.js';
@@ -16,14 +16,18 @@ const compiled = pathToFileURL(
 ).href;
 
 /**
- * Runs `calls` one after another from a real thread through a bridge answered by `handler` on
- * this thread; resolves with each call's value or error (name and message).
+ * Runs `calls` one after another from a real thread, answered by `handler` on this thread through
+ * a router as the pool wires it (the thread's own messages); resolves with each call's value or
+ * error (name and message). With `closed`, the run has ended before the calls arrive.
  */
 async function fromThread(
   handler: HostHandler,
   calls: Array<{ op: string; args: unknown; timeoutMs: number }>,
+  closed = false,
 ): Promise<Array<{ value?: unknown; error?: { name: string; message: string } }>> {
-  const bridge = openBridge(handler);
+  const router = createHostRouter();
+  const bridge = router.open(handler);
+  if (closed) bridge.close();
   const code = `
     const { parentPort, workerData } = require('node:worker_threads');
     import(workerData.module).then(({ callHost }) => {
@@ -41,11 +45,12 @@ async function fromThread(
   const worker = new Worker(code, {
     eval: true,
     workerData: { module: compiled, end: bridge.end, calls },
-    transferList: [bridge.end.port],
   });
   try {
     return await new Promise((resolve, reject) => {
-      worker.once('message', resolve);
+      worker.on('message', (message) => {
+        if (!router.receive(message)) resolve(message);
+      });
       worker.once('error', reject);
     });
   } finally {
@@ -96,16 +101,40 @@ describe('host bridge', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
   });
 
-  it('a call whose timeout has already passed does not wait', () => {
-    const bridge = openBridge(async () => 'late');
-    try {
-      const started = Date.now();
-      expect(() => callHost(bridge.end, 'http', {}, -5)).toThrow(HostCallTimeout);
-      expect(Date.now() - started).toBeLessThan(100);
-    } finally {
-      bridge.close();
-      bridge.end.port.close();
-    }
+  it('a call whose timeout has already passed does not wait', async () => {
+    const started = Date.now();
+    const results = await fromThread(async () => 'late', [{ op: 'http', args: {}, timeoutMs: -5 }]);
+    expect(results).toEqual([
+      { error: { name: 'HostCallTimeout', message: 'http did not finish in time' } },
+    ]);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('carries answers far larger than the first reply buffer, and refuses oversized ones', async () => {
+    const big = 'x'.repeat(3 * 1024 * 1024);
+    const results = await fromThread(
+      async (_op, args) => ((args as { n: number }).n === 1 ? big : 'y'.repeat(MAX_ANSWER_BYTES)),
+      [
+        { op: 'http', args: { n: 1 }, timeoutMs: 10_000 },
+        { op: 'http', args: { n: 2 }, timeoutMs: 10_000 },
+      ],
+    );
+    expect(results[0]?.value).toBe(big);
+    expect(results[1]?.error?.message).toMatch(
+      /^answer of \d+ bytes is larger than a host call may return$/,
+    );
+  });
+
+  it('refuses the calls of a run that has ended, and outside a script thread', async () => {
+    const results = await fromThread(
+      async () => 'never',
+      [{ op: 'http', args: {}, timeoutMs: 5000 }],
+      true,
+    );
+    expect(results).toEqual([{ error: { name: 'Error', message: 'the run has ended' } }]);
+    expect(() => callHost({ run: 1 }, 'http', {}, 10)).toThrow(
+      'http: host calls are answered only in a script thread',
+    );
   });
 
   it('sleepSync blocks for the given time, and not at all for zero or less', () => {

@@ -4,14 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../../src/config/schema.js';
 import { createEgress } from '../../../src/net/egress.js';
-import { openBridge } from '../../../src/workers/script-runs/host-bridge.js';
 import { createHostHandler } from '../../../src/workers/script-runs/host-calls.js';
 import {
   createScriptPool,
   runTaskFile,
+  type PoolTask,
   type ScriptPool,
 } from '../../../src/workers/script-runs/pool.js';
-import type { RunTask } from '../../../src/workers/script-runs/task-types.js';
 import { startServer, type LocalServer } from '../../net/local-server.js';
 
 const limits = configSchema.parse({}).scripts.limits;
@@ -44,8 +43,8 @@ describe('script pool', () => {
       maxBodyBytes: 1 << 20,
       maxRedirects: 0,
     });
-    const bridge = openBridge(createHostHandler({ egress, deadline, bodyBudget: 1 << 20 }));
-    const t: RunTask = {
+    const host = createHostHandler({ egress, deadline, bodyBudget: 1 << 20 });
+    const t: PoolTask = {
       name: 't.star',
       hash: 'h',
       source,
@@ -54,9 +53,8 @@ describe('script pool', () => {
       limits: { ...limits, steps },
       declaredSecrets: [],
       secretValues: new Map(),
-      bridge: bridge.end,
     };
-    return { t, close: bridge.close };
+    return { t, host, close: () => {} };
   }
 
   it('has the threads and compute slots asked for; by default 4 threads per CPU (16 at least) and a slot per CPU', async () => {
@@ -72,9 +70,9 @@ describe('script pool', () => {
     const waiting = createScriptPool({ threads: 3, computeSlots: 1, limits });
     const finished: string[] = [];
     const go = (label: string, source: string) => {
-      const { t, close } = task(source);
+      const { t, host, close } = task(source);
       return waiting
-        .run(t, new AbortController().signal)
+        .run(t, new AbortController().signal, host)
         .then((res) => {
           expect(res.success, JSON.stringify(res)).toBe(true);
           finished.push(label);
@@ -97,11 +95,11 @@ describe('script pool', () => {
   });
 
   it('runs a script on a thread whose HTTP calls the main thread answers', async () => {
-    const { t, close } = task(
+    const { t, host, close } = task(
       `def main():\n    r = http.post("${server.url}/in", {"a": 1})\n    return {"status": r["status"], "body": r["body"]}\n`,
     );
     try {
-      const res = await pool.run(t, new AbortController().signal);
+      const res = await pool.run(t, new AbortController().signal, host);
       expect(res).toEqual({
         success: true,
         result: { status: 200, body: 'echo:{"a":1}' },
@@ -120,12 +118,14 @@ describe('script pool', () => {
       1e12,
     );
     const controller = new AbortController();
-    const running = pool.run(spin.t, controller.signal);
+    const running = pool.run(spin.t, controller.signal, spin.host);
     setTimeout(() => controller.abort(), 50);
     await expect(running).rejects.toThrow();
     spin.close();
     const ok = task('result = {"ok": True}\n');
-    expect((await pool.run(ok.t, new AbortController().signal)).result).toEqual({ ok: true });
+    expect((await pool.run(ok.t, new AbortController().signal, ok.host)).result).toEqual({
+      ok: true,
+    });
     ok.close();
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../../src/config/schema.js';
 import type { RunLimits } from '../../../src/queue/script-runs.js';
-import { openBridge } from '../../../src/workers/script-runs/host-bridge.js';
 import runTask from '../../../src/workers/script-runs/run-task.js';
 import type { RunTask } from '../../../src/workers/script-runs/task-types.js';
 
@@ -12,23 +11,18 @@ function run(
   source: string,
   extra: Partial<Omit<RunTask, 'limits'>> & { limits?: Partial<RunLimits> } = {},
 ) {
-  const bridge = openBridge(async () => null);
-  try {
-    return runTask({
-      name: 't.star',
-      hash: 'h',
-      source,
-      args: {},
-      deadline: Date.now() + 5000,
-      declaredSecrets: [],
-      secretValues: new Map(),
-      ...extra,
-      limits: { ...defaults, ...extra.limits },
-      bridge: bridge.end,
-    });
-  } finally {
-    bridge.close();
-  }
+  return runTask({
+    name: 't.star',
+    hash: 'h',
+    source,
+    args: {},
+    deadline: Date.now() + 5000,
+    declaredSecrets: [],
+    secretValues: new Map(),
+    ...extra,
+    limits: { ...defaults, ...extra.limits },
+    bridge: { run: 0 },
+  });
 }
 
 describe('run task entry points', () => {
