@@ -30,6 +30,7 @@ import { authRoutes, meRoutes } from './routes/auth.js';
 import { chatRoutes } from './routes/chat-ws.js';
 import { healthRoutes } from './routes/health.js';
 import { mcpHttpRoutes } from './routes/mcp.js';
+import { replicatedWritesPlugin } from './plugins/replicated-writes.js';
 import { modelRoutes } from './routes/models.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { scriptRoutes } from './routes/scripts.js';
@@ -89,6 +90,10 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
   await app.register(
     async (api) => {
       await api.register(storeAvailabilityPlugin);
+      await api.register(replicatedWritesPlugin, {
+        replicas: ctx.config.redis.wait_replicas,
+        timeoutMs: ctx.config.redis.wait_timeout,
+      });
       // Cookies and @fastify/jwt on the /api scope, which the guards below rely on.
       await api.register(authPlugin, { auth });
       await api.register(setupRoutes, { auth });

@@ -11,7 +11,7 @@ import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../errors/config-error.js';
 import { createAdminRepository, type AdminRepository } from '../store/admin-repository.js';
 import { DEFAULT_REDIS_URL, redisAnswers } from '../store/embedded-redis.js';
-import { createRedis, durabilityWarning, type Redis } from '../store/redis.js';
+import { createRedis, redisTargetOf, durabilityWarning, type Redis } from '../store/redis.js';
 
 /** One thing wrong with a deployment, and what to do about it. */
 export interface Finding {
@@ -227,9 +227,9 @@ export async function runDoctor(options: {
     return 1;
   }
   const url = config.redis.url ?? DEFAULT_REDIS_URL;
-  const redis = (await redisAnswers(url))
-    ? createRedis({ url, prefix: config.redis.prefix }, 'store')
-    : undefined;
+  const target = redisTargetOf(url, config.redis);
+  const redis =
+    target.sentinels || (await redisAnswers(url)) ? createRedis(target, 'store') : undefined;
   const compose = options.composeFile ?? path.join(cwd, 'docker-compose.yml');
   try {
     const findings = await examine({

@@ -14,6 +14,8 @@ export const envOverrides: ReadonlyArray<
   ['STEWARD_TRUST_PROXY', 'server.trust_proxy', 'boolean'],
   ['REDIS_URL', 'redis.url', 'string'],
   ['STEWARD_REDIS_PREFIX', 'redis.prefix', 'string'],
+  ['STEWARD_REDIS_SENTINELS', 'redis.sentinels', 'list'],
+  ['STEWARD_REDIS_SENTINEL_NAME', 'redis.sentinel_name', 'string'],
   ['STEWARD_DATA_DIR', 'data_dir', 'string'],
   ['STEWARD_WORKSPACE', 'workspace', 'string'],
   ['STEWARD_VAULT_PATH', 'vault.path', 'string'],

@@ -63,6 +63,19 @@ export const configSchema = strict({
       .default('steward:'),
     /** auto: start a private redis-server when nothing answers at the default URL. */
     embedded: z.enum(['auto', 'never']).default('auto'),
+    /**
+     * Redis Sentinel (`host:port` of each sentinel): every connection asks them for the primary
+     * and follows a failover. `url` then gives only the password and database, if any.
+     */
+    sentinels: z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'host:port')).default([]),
+    sentinel_name: z.string().min(1).default('mymaster'),
+    /**
+     * Replicas that must confirm an administration change (Redis WAIT) before the API answers
+     * it; 0 answers once the primary has it. With Sentinel, 1 keeps every acknowledged change
+     * through a failover.
+     */
+    wait_replicas: z.number().int().nonnegative().default(0),
+    wait_timeout: durationSchema.default(1000),
   }).prefault({}),
   data_dir: z.string().default('./data'),
   workspace: z.string().default('./workspace'),

@@ -141,6 +141,12 @@ export function stewardMcpEnv(config: LoadedConfig, redisUrl: string): Record<st
   return {
     REDIS_URL: redisUrl,
     STEWARD_REDIS_PREFIX: config.redis.prefix,
+    ...(config.redis.sentinels.length > 0
+      ? {
+          STEWARD_REDIS_SENTINELS: config.redis.sentinels.join(','),
+          STEWARD_REDIS_SENTINEL_NAME: config.redis.sentinel_name,
+        }
+      : {}),
     STEWARD_WORKSPACE: config.paths.workspace,
     STEWARD_DATA_DIR: config.paths.data,
     STEWARD_LOG_LEVEL: config.log.level,

@@ -44,6 +44,8 @@ async function resolveRedis(
   allowEmbedded: boolean,
 ): Promise<{ url: string; stop?: () => Promise<void> }> {
   if (config.redis.url) return { url: config.redis.url };
+  // With sentinels the URL carries at most a password and database; they find the primary.
+  if (config.redis.sentinels.length > 0) return { url: DEFAULT_REDIS_URL };
   if (await redisAnswers(DEFAULT_REDIS_URL)) return { url: DEFAULT_REDIS_URL };
   if (allowEmbedded && config.redis.embedded === 'auto' && redisServerOnPath()) {
     const embedded = await startEmbeddedRedis(path.join(config.paths.data, 'redis'), log);

@@ -1,7 +1,13 @@
 import type { LoadedConfig } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
 import { createQueueClient, type QueueClient } from '../queue/client.js';
-import { createRedis, waitForRedis, type Redis, type RedisTarget } from '../store/redis.js';
+import {
+  createRedis,
+  redisTargetOf,
+  waitForRedis,
+  type Redis,
+  type RedisTarget,
+} from '../store/redis.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 
 /**
@@ -30,7 +36,7 @@ export async function createContext(
   redisUrl: string,
   env: Readonly<Record<string, string | undefined>> = {},
 ): Promise<Context> {
-  const redisTarget: RedisTarget = { url: redisUrl, prefix: config.redis.prefix };
+  const redisTarget: RedisTarget = redisTargetOf(redisUrl, config.redis);
   const redis = createRedis(redisTarget, 'store');
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   await waitForRedis(redis, 10_000);

@@ -7,6 +7,26 @@ export interface RedisTarget {
   url: string;
   /** Prefix of every key this deployment owns, e.g. `steward:`. */
   prefix: string;
+  /** Sentinels to ask for the primary (`redis.sentinels`); the URL's host is then unused. */
+  sentinels?: ReadonlyArray<{ host: string; port: number }>;
+  sentinelName?: string;
+}
+
+/** The target of a config: `host:port` sentinels parsed once. */
+export function redisTargetOf(
+  url: string,
+  redis: { prefix: string; sentinels: readonly string[]; sentinel_name: string },
+): RedisTarget {
+  if (redis.sentinels.length === 0) return { url, prefix: redis.prefix };
+  return {
+    url,
+    prefix: redis.prefix,
+    sentinels: redis.sentinels.map((entry) => {
+      const at = entry.lastIndexOf(':');
+      return { host: entry.slice(0, at), port: Number(entry.slice(at + 1)) };
+    }),
+    sentinelName: redis.sentinel_name,
+  };
 }
 
 /**
@@ -26,6 +46,18 @@ export function createRedis(
     // BullMQ blocks on its connections and requires this to be null.
     ...(kind === 'bullmq' ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 3 }),
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    ...(target.sentinels
+      ? {
+          sentinels: [...target.sentinels],
+          name: target.sentinelName ?? 'mymaster',
+          // Hear of a failover from the sentinels at once instead of at the next failed command.
+          failoverDetector: true,
+          sentinelRetryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+          // A demoted primary answers writes with READONLY: reconnect (to the new primary) and
+          // send the command again.
+          reconnectOnError: (err: Error) => (err.message.startsWith('READONLY') ? 2 : false),
+        }
+      : {}),
     ...extra,
   };
   const redis = new Redis(target.url, options);
@@ -103,4 +135,16 @@ export function isStoreUnavailable(err: unknown): boolean {
   if (err.message === 'Connection is closed.') return true;
   const code = (err as NodeJS.ErrnoException).code;
   return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT';
+}
+
+/**
+ * Waits until `replicas` replicas have every write this connection sent so far (Redis WAIT),
+ * at most `timeoutMs`; answers how many confirmed.
+ */
+export async function waitForReplicas(
+  redis: Redis,
+  replicas: number,
+  timeoutMs: number,
+): Promise<number> {
+  return Number(await redis.wait(replicas, timeoutMs));
 }

@@ -51,7 +51,14 @@ describe('configSchema', () => {
       trust_proxy: false,
       body_limit: 1024 * 1024,
     });
-    expect(config.redis).toEqual({ prefix: 'steward:', embedded: 'auto' });
+    expect(config.redis).toEqual({
+      prefix: 'steward:',
+      embedded: 'auto',
+      sentinels: [],
+      sentinel_name: 'mymaster',
+      wait_replicas: 0,
+      wait_timeout: 1000,
+    });
     expect(config.admin.jwt).toEqual({
       access_expiry: 900_000,
       refresh_expiry: 259_200_000,
