@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
+import type { RunningWorkers } from '../../src/workers/start.js';
+import { createTestApp, startTestWorkers, type TestApp } from '../support/app.js';
 import { adminToken } from '../support/auth.js';
 import { startSentinelCluster, type SentinelCluster } from '../support/sentinel.js';
 
@@ -7,6 +8,7 @@ describe('Redis Sentinel: a failover under traffic', { timeout: 120_000 }, () =>
   let cluster: SentinelCluster;
   let t: TestApp;
   let auth: Record<string, string>;
+  let workers: RunningWorkers | undefined;
 
   beforeAll(async () => {
     cluster = await startSentinelCluster();
@@ -24,11 +26,34 @@ describe('Redis Sentinel: a failover under traffic', { timeout: 120_000 }, () =>
   }, 60_000);
 
   afterAll(async () => {
+    await workers?.close();
     await t?.close();
     await cluster?.stop();
   });
 
-  it('answers 503 only while the primary is gone, then recovers on the new primary without losing an acknowledged write', async () => {
+  it('answers 503 only while the primary is gone, then recovers on the new primary without losing an acknowledged write, and schedules fire once each', async () => {
+    const script = 'def main():\n    return {"tick": True}\n';
+    for (const [method, url, payload] of [
+      ['POST', '/api/scripts', { name: 'tick.star', source: script }],
+      ['POST', '/api/scripts/tick.star/approve', undefined],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: auth,
+        ...(payload ? { payload } : {}),
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    }
+    workers = await startTestWorkers(t);
+    const schedule = await t.services.schedules.service.create({
+      name: 'every-second',
+      cron_expr: '*/1 * * * * *',
+      type: 'script',
+      script_name: 'tick.star',
+    });
+    await new Promise((r) => setTimeout(r, 2500));
+
     const acknowledged: string[] = [];
     const statuses = new Map<number, number>();
     let firstFailure: number | undefined;
@@ -81,6 +106,19 @@ describe('Redis Sentinel: a failover under traffic', { timeout: 120_000 }, () =>
       (listed.json() as { secrets: Array<{ name: string }> }).secrets.map((s) => s.name),
     );
     for (const name of acknowledged) expect(names.has(name), name).toBe(true);
+
+    // Firings went on after the failover, and none ran twice.
+    await new Promise((r) => setTimeout(r, 3000));
+    await t.services.schedules.service.setEnabled(schedule.id, false);
+    await new Promise((r) => setTimeout(r, 1500));
+    const runs = await t.services.schedules.store.runs(schedule.id);
+    const perFire = new Map<string, number>();
+    for (const r of runs)
+      perFire.set(String(r.scheduled_at), (perFire.get(String(r.scheduled_at)) ?? 0) + 1);
+    expect([...perFire.entries()].filter(([, n]) => n > 1)).toEqual([]);
+    const last = Math.max(...[...perFire.keys()].map((k) => Date.parse(k)));
+    expect(last).toBeGreaterThan((killedAt ?? 0) + 3000);
+    console.log(`schedule: ${perFire.size} firings, each run once, across the failover`);
 
     // With no replica left to confirm it, a change is not acknowledged.
     for (const port of cluster.replicaPorts) if (port !== promoted) cluster.kill(port);
