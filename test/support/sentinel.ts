@@ -50,6 +50,21 @@ async function ask<T>(port: number, fn: (r: Redis) => Promise<T>): Promise<T> {
 export async function startSentinelCluster(replicas = 2): Promise<SentinelCluster> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-sentinel-'));
   const children: ChildProcess[] = [];
+  try {
+    return await start(dir, children, replicas);
+  } catch (err) {
+    // A cluster that never came up must not outlive the test.
+    for (const child of children) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function start(
+  dir: string,
+  children: ChildProcess[],
+  replicas: number,
+): Promise<SentinelCluster> {
   const byPort = new Map<number, ChildProcess>();
   const server = (args: string[]) => {
     const child = spawn('redis-server', args, { stdio: 'ignore' });
