@@ -6,6 +6,7 @@ import type { Egress } from '../../net/egress.js';
 import { createFileMirror, type FileMirror } from '../../scripts/file-mirror.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
 import { createScriptPool } from './pool.js';
+import { limitByOrigin } from './origin-share.js';
 import { createScriptRunProcessor } from './processor.js';
 
 export interface ScriptRunWorkerDeps {
@@ -39,16 +40,19 @@ export async function startScriptRunWorker(
     computeSlots: config.scripts.compute_slots,
     limits,
   });
-  const processor = createScriptRunProcessor({
-    store: deps.store,
-    mirror: deps.mirror ?? createFileMirror(config.paths.scripts),
-    pool,
-    egress: deps.egress,
-    limits,
-    getSecret: deps.getSecret,
-    redact: deps.redact,
-    log: ctx.log,
-  });
+  const processor = limitByOrigin(
+    createScriptRunProcessor({
+      store: deps.store,
+      mirror: deps.mirror ?? createFileMirror(config.paths.scripts),
+      pool,
+      egress: deps.egress,
+      limits,
+      getSecret: deps.getSecret,
+      redact: deps.redact,
+      log: ctx.log,
+    }),
+    pool.threads,
+  );
   const connection = createRedis(ctx.redisTarget, 'bullmq');
   const worker = new Worker(queues.scriptRuns.name, processor, {
     connection,

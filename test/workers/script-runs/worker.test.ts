@@ -47,6 +47,23 @@ describe('script-runs worker', () => {
     expect(res.logs[0]).toMatch(/^using .*REDACTED/);
   });
 
+  it("keeps a thread free of the AI's runs for a person's", async () => {
+    await approved('doze.star', 'def main():\n    time.sleep(1)\n    return {"ok": True}\n');
+    await approved('quick.star', 'def main():\n    return {"ok": True}\n');
+    const done: string[] = [];
+    const ai = [1, 2].map((i) =>
+      core.scriptRunner
+        .run({ name: 'doze.star', args: {}, origin: 'mcp' })
+        .then((r) => done.push(`ai ${i} ${r.success}`)),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    // Of two threads the AI may hold one: the second doze waits, the person's run goes through.
+    await run('quick.star').then((r) => done.push(`person ${r.success}`));
+    expect(done).toEqual(['person true']);
+    await Promise.all(ai);
+    expect(done.slice(1).sort()).toEqual(['ai 1 true', 'ai 2 true']);
+  });
+
   it('runs two scripts at once on its two threads', async () => {
     await approved('nap.star', 'def main():\n    time.sleep(1.5)\n    return {"ok": True}\n');
     const started = Date.now();
