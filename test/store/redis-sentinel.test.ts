@@ -61,6 +61,7 @@ describe('Redis Sentinel: a failover under traffic', { timeout: 120_000 }, () =>
     let killedAt: number | undefined;
     const deadline = Date.now() + 60_000;
     let successesAfterFailover = 0;
+    let lastFailure = '';
     for (let i = 0; Date.now() < deadline && successesAfterFailover < 20; i++) {
       if (i === 20) {
         cluster.killPrimary();
@@ -87,12 +88,16 @@ describe('Redis Sentinel: a failover under traffic', { timeout: 120_000 }, () =>
         expect(res.statusCode, res.body).toBe(503);
         expect(res.json()).toMatchObject({ error: 'service_unavailable' });
         firstFailure ??= Date.now();
+        lastFailure = res.body;
       }
       await new Promise((r) => setTimeout(r, 25));
     }
     const promoted = await cluster.currentPrimary();
     expect(cluster.replicaPorts).toContain(promoted);
-    expect(successesAfterFailover).toBe(20);
+    expect(
+      successesAfterFailover,
+      `${JSON.stringify(Object.fromEntries(statuses))} ${lastFailure}`,
+    ).toBe(20);
     const outage = firstFailure === undefined ? 0 : (recoveredAt ?? Date.now()) - firstFailure;
     // Sentinel declares the primary down after 1 s and promotes the replica within a few more.
     expect(outage).toBeLessThan(15_000);
