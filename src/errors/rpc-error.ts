@@ -1,16 +1,15 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-
 /**
- * JSON-RPC error codes of the spec's tool-server table: the SDK's own where they coincide, and
- * -32000 for the rate limit only (the SDK calls -32000 `ConnectionClosed` for requests of its own
- * that it gives up on; on our wire the spec gives it to the limiter and to nothing else).
+ * JSON-RPC error codes of the spec's tool-server table: JSON-RPC 2.0's own, and -32000 for the
+ * rate limit only (the MCP SDK calls -32000 `ConnectionClosed` for requests of its own that it
+ * gives up on; on our wire the spec gives it to the limiter and to nothing else). Written out
+ * rather than read from the SDK's types module, which would load its schemas into every process.
  */
 export const rpcCodes = {
-  parseError: ErrorCode.ParseError,
-  invalidRequest: ErrorCode.InvalidRequest,
-  methodNotFound: ErrorCode.MethodNotFound,
-  invalidParams: ErrorCode.InvalidParams,
-  internalError: ErrorCode.InternalError,
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
   rateLimited: -32000,
 } as const;
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { Registry, collectDefaultMetrics, Gauge } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Context } from '../../runtime/context.js';
 import { VERSION } from '../../version.js';
 import { createMetricsReader, type MetricsSources } from '../metrics.js';
@@ -106,32 +106,47 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
 
   app.get('/metrics', async () => readMetrics());
 
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'steward_' });
-  const gauge = (
-    name: string,
-    help: string,
-    pick: (m: Awaited<ReturnType<typeof readMetrics>>) => number,
-  ) =>
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      async collect() {
-        this.set(pick(await readMetrics()));
-      },
-    });
-  gauge('steward_scripts_total', 'Scripts stored', (m) => m.scripts.total);
-  gauge('steward_scripts_approved', 'Approved scripts', (m) => m.scripts.approved);
-  gauge('steward_executions_total', 'Script executions, cluster-wide', (m) => m.executions.total);
-  gauge(
-    'steward_executions_failed',
-    'Failed script executions, cluster-wide',
-    (m) => m.executions.failed,
-  );
-  gauge('steward_secrets_configured', 'Secrets with a stored value', (m) => m.secrets.configured);
+  // prom-client (about 10 MB) loads at the first scrape, not in every process at start.
+  let registry: Promise<Registry> | undefined;
+  const prometheus = () =>
+    (registry ??= import('prom-client').then(({ Registry, collectDefaultMetrics, Gauge }) => {
+      const reg = new Registry();
+      collectDefaultMetrics({ register: reg, prefix: 'steward_' });
+      const gauge = (
+        name: string,
+        help: string,
+        pick: (m: Awaited<ReturnType<typeof readMetrics>>) => number,
+      ) =>
+        new Gauge({
+          name,
+          help,
+          registers: [reg],
+          async collect() {
+            this.set(pick(await readMetrics()));
+          },
+        });
+      gauge('steward_scripts_total', 'Scripts stored', (m) => m.scripts.total);
+      gauge('steward_scripts_approved', 'Approved scripts', (m) => m.scripts.approved);
+      gauge(
+        'steward_executions_total',
+        'Script executions, cluster-wide',
+        (m) => m.executions.total,
+      );
+      gauge(
+        'steward_executions_failed',
+        'Failed script executions, cluster-wide',
+        (m) => m.executions.failed,
+      );
+      gauge(
+        'steward_secrets_configured',
+        'Secrets with a stored value',
+        (m) => m.secrets.configured,
+      );
+      return reg;
+    }));
 
-  app.get('/metrics/prometheus', async (_req, reply) =>
-    reply.type(registry.contentType).send(await registry.metrics()),
-  );
+  app.get('/metrics/prometheus', async (_req, reply) => {
+    const reg = await prometheus();
+    return reply.type(reg.contentType).send(await reg.metrics());
+  });
 };

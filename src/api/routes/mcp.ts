@@ -1,11 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Config } from '../../config/schema.js';
 import { inspectMessage } from '../../mcp/message-guard.js';
 import type { ToolRateLimiter } from '../../mcp/rate-limit.js';
 import { rpcCodes, rpcErrorResponse, type RpcCode } from '../../errors/rpc-error.js';
-import { createMcpServer } from '../../mcp/server.js';
 import { isLoopbackHost, loopbackHosts } from '../../net/loopback.js';
 import type { Toolset } from '../../mcp/toolset.js';
 
@@ -23,6 +21,25 @@ function hostname(value: string): string {
     return '';
   }
 }
+
+/**
+ * The MCP SDK's server and transport (with their schemas, some 20 MB) load on the first `/mcp`
+ * request, not in every API process at start.
+ */
+let serverModules:
+  | Promise<{
+      createMcpServer: typeof import('../../mcp/server.js').createMcpServer;
+      StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+    }>
+  | undefined;
+const mcpServerModules = () =>
+  (serverModules ??= Promise.all([
+    import('../../mcp/server.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]).then(([server, transport]) => ({
+    createMcpServer: server.createMcpServer,
+    StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
+  })));
 
 /** Digests first, so the comparison takes the same time whatever the lengths. */
 function sameToken(given: string, expected: string): boolean {
@@ -126,6 +143,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
       return rpcReply(reply, 429, rpcCodes.rateLimited, opts.limiter.message, id);
     }
     const toolset = await opts.toolset();
+    const { createMcpServer, StreamableHTTPServerTransport } = await mcpServerModules();
     const server = createMcpServer(toolset.registry, toolset.makeContext);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
