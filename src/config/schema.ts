@@ -117,6 +117,11 @@ export const configSchema = strict({
     threads: z.number().int().nonnegative().default(0),
     /** Runs computing at once per worker process; 0 means one per CPU. */
     compute_slots: z.number().int().nonnegative().default(0),
+    /**
+     * Where a secret declared without `->` destinations may be sent: `bound` (nowhere; the
+     * default) or `any`. A secret with destinations goes only to them either way.
+     */
+    secret_egress: z.enum(['bound', 'any']).default('bound'),
     limits: runLimitsSchema.prefault({}),
   }).prefault({}),
   egress: strict({

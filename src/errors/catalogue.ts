@@ -52,6 +52,7 @@ export const egressErrorCodes = [
   'too_many_redirects',
   'aborted',
   'network',
+  'secret_destination',
 ] as const;
 
 export type InternalErrorCode = (typeof internalErrorCodes)[number];

@@ -33,6 +33,18 @@ export interface EgressRequest {
   /** Lower (never higher) than the client's timeoutMs; covers all redirects and the body. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Sees each request as it is about to leave, the first and every redirect hop, before its host
+   * is even looked up in DNS; throwing refuses it (the secret-destination check of script runs).
+   */
+  inspect?: (hop: OutgoingRequest) => void;
+}
+
+export interface OutgoingRequest {
+  url: URL;
+  method: string;
+  headers: Readonly<Record<string, string>>;
+  body: string | Uint8Array | undefined;
 }
 
 export interface EgressResponse {
@@ -99,6 +111,7 @@ export function createEgress(options: EgressOptions): Egress {
       'connection',
     ]);
     for (let hop = 0; ; hop++) {
+      request.inspect?.({ url, method, headers, body });
       const target = await resolveTarget(url, allow, resolver).catch((err: unknown) => {
         if (hop > 0 && err instanceof EgressError) {
           throw new EgressError(err.code, `${err.message} (reached by a redirect from ${rawUrl})`);

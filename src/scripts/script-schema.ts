@@ -42,6 +42,8 @@ export const scriptMetadataSchema = z.object({
   author: z.string(),
   version: z.string(),
   secrets: z.array(z.string()),
+  /** `# @secrets: NAME -> host, …`: where each bound secret may be sent; absent when none is. */
+  secret_destinations: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type ScriptMetadata = z.infer<typeof scriptMetadataSchema>;
 
@@ -112,8 +114,14 @@ export type ScriptListEntry = z.infer<typeof scriptListEntrySchema>;
 
 /** SPEC "Script (detail)": `GET /api/scripts/:name`. */
 export const scriptDetailSchema = scriptRecordSchema
-  .pick({ name: true, source: true, hash: true, status: true, metadata: true })
-  .extend({ execution_history: z.array(executionEntrySchema) });
+  .pick({ name: true, source: true, hash: true, status: true })
+  .extend({
+    // The detail always says where each secret may go ({} when none is bound).
+    metadata: scriptMetadataSchema.extend({
+      secret_destinations: z.record(z.string(), z.array(z.string())),
+    }),
+    execution_history: z.array(executionEntrySchema),
+  });
 export type ScriptDetail = z.infer<typeof scriptDetailSchema>;
 
 /*

@@ -28,7 +28,10 @@ export function toDetail(record: ScriptRecord, history: ExecutionEntry[]): Scrip
     source: record.source,
     hash: record.hash,
     status: record.status,
-    metadata: { ...record.metadata },
+    metadata: {
+      ...record.metadata,
+      secret_destinations: record.metadata.secret_destinations ?? {},
+    },
     execution_history: history,
   };
 }

@@ -17,6 +17,8 @@ export interface Redactor {
   redact(text: string): string;
   /** True when `text` holds something to redact. */
   matches(text: string): boolean;
+  /** Names of the secrets whose value (or an encoding of it) occurs in `text`. */
+  namesIn(text: string): string[];
   /** For the stream form; null when there is nothing to redact. */
   readonly automaton: Automaton | null;
   marker(tag: number): string;
@@ -63,8 +65,18 @@ export function createRedactor(secrets: readonly SecretEntry[]): Redactor {
     return hit;
   }
 
+  function namesIn(text: string): string[] {
+    if (automaton === null) return [];
+    const tags = new Set<number>();
+    automaton.scan(text, 0, 0, (_start, _end, tag) => {
+      tags.add(tag);
+    });
+    return [...tags].map((tag) => names[tag] ?? '');
+  }
+
   return {
     names,
+    namesIn,
     patternCount: patterns.length,
     maxPatternLength: automaton?.maxPatternLength ?? 0,
     redact,

@@ -85,7 +85,7 @@ describe('toDetail', () => {
       source: base.source,
       hash: base.hash,
       status: 'pending',
-      metadata: base.metadata,
+      metadata: { ...base.metadata, secret_destinations: {} },
       execution_history: history,
     });
     expect(scriptDetailSchema.parse(detail)).toEqual(detail);

@@ -1,4 +1,4 @@
-import type { Egress } from '../../net/egress.js';
+import type { Egress, OutgoingRequest } from '../../net/egress.js';
 import type { HostHandler } from './host-bridge.js';
 
 export interface HttpCall {
@@ -23,6 +23,8 @@ export function createHostHandler(opts: {
   egress: Egress;
   deadline: number;
   bodyBudget: number;
+  /** Refuses a request carrying a secret to a host it is not bound to (every redirect hop). */
+  inspect?: ((request: OutgoingRequest) => void) | null;
 }): HostHandler {
   let budget = opts.bodyBudget;
   return async (op, args) => {
@@ -37,6 +39,7 @@ export function createHostHandler(opts: {
       ...(call.body !== undefined ? { body: call.body } : {}),
       timeoutMs: remaining,
       maxBytes: budget,
+      ...(opts.inspect ? { inspect: opts.inspect } : {}),
     });
     budget -= res.body.length;
     return {

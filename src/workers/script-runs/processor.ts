@@ -13,6 +13,10 @@ import { checkApproval } from '../../scripts/approval.js';
 import type { FileMirror } from '../../scripts/file-mirror.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
 import { redactDeep } from '../../secrets/redact-deep.js';
+import {
+  createSecretEgressGuard,
+  type SecretEgressPolicy,
+} from '../../secrets/secret-destinations.js';
 import { boundFailure } from './bound-output.js';
 import { createHostHandler } from './host-calls.js';
 import type { ScriptPool } from './pool.js';
@@ -27,6 +31,8 @@ export interface ProcessorDeps {
   getSecret: (name: string) => Promise<string | null>;
   redact: (text: string) => string;
   log: Logger;
+  /** `scripts.secret_egress`: where a secret without `->` destinations may be sent. */
+  secretEgress?: SecretEgressPolicy;
 }
 
 /** After the interpreter's own deadline, how long before the thread is terminated instead. */
@@ -87,6 +93,13 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
       egress: deps.egress,
       deadline,
       bodyBudget: limits.http_body_bytes,
+      inspect: createSecretEgressGuard(
+        [...secretValues].flatMap(([secret, value]) =>
+          value === null ? [] : [{ name: secret, value }],
+        ),
+        record.metadata.secret_destinations ?? {},
+        deps.secretEgress ?? 'bound',
+      ),
     });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), limits.wall_time + abortGrace);

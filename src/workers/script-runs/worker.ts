@@ -50,6 +50,7 @@ export async function startScriptRunWorker(
       getSecret: deps.getSecret,
       redact: deps.redact,
       log: ctx.log,
+      secretEgress: config.scripts.secret_egress,
     }),
     pool.threads,
   );

@@ -61,6 +61,7 @@ describe('script resources', () => {
         author: 'Alice',
         version: '1.0',
         secrets: ['API_KEY', 'OTHER'],
+        secret_destinations: {},
       },
       execution_history: [],
     });
