@@ -23,7 +23,8 @@ import type { MetricsSources } from './metrics.js';
 import { authGuards, authPlugin } from './plugins/auth.js';
 import { contextPlugin } from './plugins/context.js';
 import { corsPlugin } from './plugins/cors.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { errorsPlugin, noRoute } from './plugins/errors.js';
+import { byIp, rateLimitHook } from './plugins/rate-limit.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { storeAvailabilityPlugin } from './plugins/store-availability.js';
 import { authRoutes, meRoutes } from './routes/auth.js';
@@ -96,6 +97,8 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       });
       // Cookies and @fastify/jwt on the /api scope, which the guards below rely on.
       await api.register(authPlugin, { auth });
+      // Unknown /api paths count against the client's limit too.
+      api.setNotFoundHandler({ preHandler: rateLimitHook(auth.limits.api, byIp) }, noRoute);
       await api.register(setupRoutes, { auth });
       await api.register(authRoutes, { auth });
       // The chat WebSocket verifies its `?token=` itself, before the upgrade.

@@ -13,7 +13,7 @@ import type { AuthModule } from '../../auth/module.js';
 import type { AuthUser } from '../../auth/tokens.js';
 import { UnauthorizedError } from '../../errors/request-errors.js';
 import { isLoopbackHost } from '../../net/loopback.js';
-import { byUserOrIp, rateLimitHook } from './rate-limit.js';
+import { byIp, byUserOrIp, countRequest, rateLimitHook } from './rate-limit.js';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -108,9 +108,13 @@ export async function bearerClaims(
  * per-client rate limit, which therefore counts per user.
  */
 export function authGuards(auth: AuthModule): onRequestHookHandler[] {
-  const authenticate: onRequestHookHandler = async function authenticate(request) {
+  const authenticate: onRequestHookHandler = async function authenticate(request, reply) {
     const claims = await bearerClaims(request, auth.issuer);
-    if (!claims || !(await auth.access.allows(claims))) throw new UnauthorizedError();
+    if (!claims || !(await auth.access.allows(claims))) {
+      // A refused request still counts, per client IP: 401s are no way around the limit.
+      await countRequest(auth.limits.api, byIp, request, reply);
+      throw new UnauthorizedError();
+    }
     request.user = { username: claims.sub, role: claims.role };
   };
   return [authenticate, rateLimitHook(auth.limits.api, byUserOrIp)];

@@ -19,14 +19,17 @@ function validationError(err: FastifyError): BadRequestError | undefined {
   return new BadRequestError(detail);
 }
 
+/** The 404 of a request no route matches. */
+export function noRoute(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(404).send({
+    error: 'not_found',
+    message: `no route for ${request.method} ${request.url.split('?')[0]}`,
+  });
+}
+
 export const errorsPlugin = fp(
   async (app) => {
-    app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
-      void reply.code(404).send({
-        error: 'not_found',
-        message: `no route for ${request.method} ${request.url.split('?')[0]}`,
-      });
-    });
+    app.setNotFoundHandler(noRoute);
 
     app.setErrorHandler((err: FastifyError, request, reply) => {
       let error: unknown = validationError(err) ?? err;

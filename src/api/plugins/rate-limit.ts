@@ -18,13 +18,26 @@ export const byUserOrIp: ClientKey = (request) =>
  */
 export function rateLimitHook(limit: RateLimit, keyOf: ClientKey): onRequestHookHandler {
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
-    const decision = await limit.consume(keyOf(request));
-    reply.header('x-ratelimit-limit', String(decision.limit));
-    reply.header('x-ratelimit-remaining', String(decision.remaining));
-    reply.header('x-ratelimit-reset', String(decision.resetAt));
-    if (!decision.allowed) {
-      reply.header('retry-after', String(decision.retryAfter));
-      throw new RateLimitedError(`too many requests; try again in ${decision.retryAfter} s`);
-    }
+    await countRequest(limit, keyOf, request, reply);
   };
+}
+
+/**
+ * Counts one request; throws 429 beyond the limit. Also for requests no route or guard lets
+ * through (401, 404): without it, token-less requests were never limited.
+ */
+export async function countRequest(
+  limit: RateLimit,
+  keyOf: ClientKey,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const decision = await limit.consume(keyOf(request));
+  reply.header('x-ratelimit-limit', String(decision.limit));
+  reply.header('x-ratelimit-remaining', String(decision.remaining));
+  reply.header('x-ratelimit-reset', String(decision.resetAt));
+  if (!decision.allowed) {
+    reply.header('retry-after', String(decision.retryAfter));
+    throw new RateLimitedError(`too many requests; try again in ${decision.retryAfter} s`);
+  }
 }

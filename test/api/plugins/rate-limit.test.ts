@@ -172,3 +172,38 @@ describe('behind a trusted proxy', () => {
     expect((await attempt('192.0.2.11')).statusCode).toBe(401);
   });
 });
+
+describe('the 60/min limit on requests no guard or route lets through', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ 'admin.rate_limit.api_per_minute': 4 }, 'rl-refused');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('counts 401s and unknown /api paths per client IP, with the headers, then answers 429', async () => {
+    const from = (remoteAddress: string, url: string) =>
+      t.app.inject({ method: 'GET', url, remoteAddress });
+    const first = await from('10.1.1.1', '/api/scripts');
+    expect(first.statusCode).toBe(401);
+    expectLimitHeaders(first.headers, 4, 3);
+    const unknown = await from('10.1.1.1', '/api/no-such-thing');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({
+      error: 'not_found',
+      message: 'no route for GET /api/no-such-thing',
+    });
+    expectLimitHeaders(unknown.headers, 4, 2);
+    await from('10.1.1.1', '/api/secrets');
+    await from('10.1.1.1', '/api/schedules');
+    const over = await from('10.1.1.1', '/api/scripts');
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toMatchObject({ error: 'rate_limited' });
+    expect(over.headers['retry-after']).toMatch(/^\d+$/);
+    // Another client is counted apart.
+    expect((await from('10.1.1.2', '/api/scripts')).statusCode).toBe(401);
+    // Outside /api, unknown paths are not the API's to count.
+    expect((await from('10.1.1.1', '/nothing')).headers['x-ratelimit-limit']).toBeUndefined();
+  });
+});
