@@ -129,7 +129,14 @@ export async function buildServerParts(
     egress: core.egress,
     redact: core.redact,
     runScript: scriptRunnerAdapter(core.scriptRunner),
-    runAgent: createAgentRunner({ engine: engine.client, log: ctx.log }),
+    // Agent schedules need an engine someone configured (engine.url or engine.command).
+    ...(ctx.config.engine.url || (ctx.config.engine.command?.length ?? 0) > 0
+      ? {
+          runAgent: createAgentRunner({ engine: engine.client, log: ctx.log }),
+          engineReachable: async () =>
+            (await engine.client.health().catch(() => null))?.healthy === true,
+        }
+      : {}),
     scriptExists: async (name) => (await core.scripts.store.get(name)) !== null,
   });
   return { engine, schedules };

@@ -24,6 +24,8 @@ export interface SchedulesDeps {
   redact(text: string): string;
   runScript?: RunScript;
   runAgent?: RunAgent;
+  /** Whether the engine answers now (`run` of an agent schedule is 503 when it does not). */
+  engineReachable?: () => Promise<boolean>;
   scriptExists?: (name: string) => Promise<boolean>;
   /** Providers other than `webhook` (chat providers register here when they exist). */
   providers?: ProviderRegistry;
@@ -59,6 +61,7 @@ export function createSchedules(deps: SchedulesDeps) {
     ...(deps.scriptExists ? { scriptExists: deps.scriptExists } : {}),
     webhookChannels: Object.keys(config.webhooks.channels),
     agentAvailable: () => deps.runAgent !== undefined,
+    ...(deps.engineReachable ? { engineReachable: deps.engineReachable } : {}),
   });
   const providers: ProviderRegistry = {
     webhook: createWebhookProvider({ egress: deps.egress, channels: config.webhooks.channels }),

@@ -35,8 +35,8 @@ export const createScheduleBody = z.object({
 });
 export type CreateScheduleInput = z.infer<typeof createScheduleBody>;
 
-/** Any subset of the writable fields; null clears an optional one. */
-export const updateScheduleBody = z.object({
+/** Any subset of the writable fields; null clears an optional one; any other field is a 400. */
+export const updateScheduleBody = z.strictObject({
   name: createScheduleBody.shape.name.optional(),
   cron_expr: createScheduleBody.shape.cron_expr.optional(),
   type: z.enum(scheduleTypes).optional(),

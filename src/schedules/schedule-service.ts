@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { EngineUnavailableError } from '../errors/engine-errors.js';
 import {
   BadRequestError,
   NotFoundError,
@@ -30,6 +31,8 @@ export interface ScheduleServiceDeps {
   webhookChannels?: readonly string[];
   /** Whether agent schedules can run here (an engine is configured). */
   agentAvailable?: () => boolean;
+  /** Whether the configured engine answers now; `run` of an agent schedule is 503 when not. */
+  engineReachable?: () => Promise<boolean>;
 }
 
 /** Every schedule operation of the API: store write, then the job scheduler, under one lock. */
@@ -144,6 +147,11 @@ export function createScheduleService(deps: ScheduleServiceDeps) {
       if (s.type === 'agent' && deps.agentAvailable && !deps.agentAvailable()) {
         throw new BadRequestError(
           `schedule ${id} cannot run: no AI engine is configured for agent schedules`,
+        );
+      }
+      if (s.type === 'agent' && deps.engineReachable && !(await deps.engineReachable())) {
+        throw new EngineUnavailableError(
+          `schedule ${id} cannot run: the AI engine is not reachable`,
         );
       }
       if (!deps.queues.available())

@@ -1,9 +1,4 @@
-import {
-  BadRequestError,
-  ConflictError,
-  NotFoundError,
-  PayloadTooLargeError,
-} from '../errors/request-errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors/request-errors.js';
 import { ScriptNotFoundError } from '../errors/script-errors.js';
 import type { Logger } from '../log/logger.js';
 import type { ScriptRepository } from '../store/script-repository.js';
@@ -111,7 +106,9 @@ export function createScriptService({
 
   function checkSource(name: string, source: string): void {
     if (Buffer.byteLength(source, 'utf8') > maxSourceBytes) {
-      throw new PayloadTooLargeError(`script source is larger than ${maxSourceBytes} bytes`);
+      throw new BadRequestError(
+        `source: must be at most ${maxSourceBytes} bytes (256 KiB), got ${Buffer.byteLength(source, 'utf8')}`,
+      );
     }
     assertParses(name, source);
   }

@@ -3,12 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BadRequestError,
-  ConflictError,
-  NotFoundError,
-  PayloadTooLargeError,
-} from '../../src/errors/request-errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../src/errors/request-errors.js';
 import {
   InvalidScriptError,
   ScriptNotFoundError,
@@ -87,7 +82,7 @@ describe('script service changes', () => {
     );
     const big = `x = "${'a'.repeat(maxSourceBytes)}"\n`;
     await expect(services.scripts.create('big.star', big, 'a')).rejects.toBeInstanceOf(
-      PayloadTooLargeError,
+      BadRequestError,
     );
     const err = await services.scripts.create('bad.star', 'def (:\n', 'a').catch((e) => e);
     expect(err).toBeInstanceOf(InvalidScriptError);
@@ -103,7 +98,7 @@ describe('script service changes', () => {
     const source = `x = "${'é'.repeat(maxSourceBytes / 2)}"\n`;
     expect(source.length).toBeLessThan(maxSourceBytes);
     await expect(services.scripts.create('wide.star', source, 'a')).rejects.toBeInstanceOf(
-      PayloadTooLargeError,
+      BadRequestError,
     );
   });
 

@@ -8,7 +8,7 @@ export interface HealthOptions {
   ctx: Context;
   setupComplete(): Promise<boolean>;
   metrics: MetricsSources;
-  /** Whether the AI engine answers (reported by /health, never a reason for 503). */
+  /** Whether the AI engine answers (a Prometheus gauge; never a reason for 503). */
   engineStatus(): 'connected' | 'unavailable';
   /** How long /health and /ready wait for Redis before calling it unavailable. */
   probeTimeoutMs?: number;
@@ -78,7 +78,6 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
       status: 'healthy',
       uptime: formatUptime(Date.now() - lifecycle.startedAt),
       version: VERSION,
-      engine: opts.engineStatus(),
     };
   });
 
@@ -137,6 +136,14 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
         'Failed script executions, cluster-wide',
         (m) => m.executions.failed,
       );
+      new Gauge({
+        name: 'steward_engine_up',
+        help: 'Whether the AI engine answers (1) or not (0)',
+        registers: [reg],
+        collect() {
+          this.set(opts.engineStatus() === 'connected' ? 1 : 0);
+        },
+      });
       gauge(
         'steward_secrets_configured',
         'Secrets with a stored value',

@@ -235,4 +235,65 @@ describe('schedule endpoints', () => {
     );
     expect((await inject({ method: 'GET', url: `/api/schedules/${s.id}` })).statusCode).toBe(404);
   });
+
+  it('refuses unknown fields on update, naming them, and changes nothing', async () => {
+    const s = (await post(script)).json();
+    const res = await inject({
+      method: 'PUT',
+      url: `/api/schedules/${s.id}`,
+      payload: { name: 'renamed', bogus: 1, colour: 'red' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('invalid_request');
+    expect(res.json().message).toMatch(/bogus/);
+    expect(res.json().message).toMatch(/colour/);
+    expect((await inject({ method: 'GET', url: `/api/schedules/${s.id}` })).json().name).toBe(
+      'nightly',
+    );
+  });
+
+  it('answers 400 to run an agent schedule with no engine configured', async () => {
+    const s = (
+      await post({ name: 'ask', cron_expr: '0 9 * * *', type: 'agent', prompt: 'hi' })
+    ).json();
+    const res = await inject({ method: 'POST', url: `/api/schedules/${s.id}/run` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'invalid_request',
+      message: `schedule ${s.id} cannot run: no AI engine is configured for agent schedules`,
+    });
+  });
+});
+
+describe('running an agent schedule when the configured engine does not answer', () => {
+  it('answers 503 engine_unavailable', async () => {
+    const t = await createTestApp(
+      { 'engine.url': 'http://127.0.0.1:9', 'engine.request_timeout': 2000 },
+      'schedengine',
+    );
+    try {
+      const token = await adminToken(t);
+      const headers = { authorization: `Bearer ${token}` };
+      const s = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/schedules',
+          headers,
+          payload: { name: 'ask', cron_expr: '0 9 * * *', type: 'agent', prompt: 'hi' },
+        })
+      ).json();
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/schedules/${s.id}/run`,
+        headers,
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        error: 'engine_unavailable',
+        message: `schedule ${s.id} cannot run: the AI engine is not reachable`,
+      });
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -93,7 +93,12 @@ describe('script resources', () => {
 
     const huge = `x = "${'a'.repeat(256 * 1024)}"\n`;
     const big = await call('POST', '/api/scripts', { name: 'big.star', source: huge });
-    expect(big.statusCode).toBe(413);
+    // Within the body limit but over the source's own: 400 naming the field and its limit.
+    expect(big.statusCode).toBe(400);
+    expect(big.json()).toEqual({
+      error: 'invalid_request',
+      message: `source: must be at most 262144 bytes (256 KiB), got ${Buffer.byteLength(huge)}`,
+    });
 
     const missing = await call('POST', '/api/scripts', { name: 'x.star' });
     expect(missing.statusCode).toBe(400);

@@ -3,6 +3,7 @@
  * domain's own resources, each derived from `src/scripts/script-schema.ts`.
  */
 import { z } from 'zod';
+import { scriptHashPattern } from '../../../scripts/hashing.js';
 import {
   scriptListEntrySchema,
   scriptNameSchema,
@@ -47,7 +48,14 @@ export const nameParams = z.object({ name: scriptNameSchema });
 export const commitParams = z.object({ name: scriptNameSchema, commit: z.string() });
 export const createBody = z.object({ name: scriptNameSchema, source: z.string() });
 export const updateBody = z.object({ source: z.string() });
-export const approveBody = z.object({ hash: z.string().optional() }).nullish();
+export const approveBody = z
+  .object({
+    hash: z
+      .string()
+      .regex(scriptHashPattern, 'must be "sha256:" followed by 64 lowercase hex digits')
+      .optional(),
+  })
+  .nullish();
 export const rejectBody = z.object({
   reason: z.string().trim().min(1, 'a reason is required'),
 });

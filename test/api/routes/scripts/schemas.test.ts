@@ -36,12 +36,17 @@ describe('script route schemas', () => {
     expect(createBody.safeParse({ name: 'a.star' }).success).toBe(false);
   });
 
-  it('takes an approval with or without a body, and a hash only as a string', () => {
+  it('takes an approval with or without a body, and a hash only in its sha256 form', () => {
     expect(approveBody.parse(undefined)).toBeUndefined();
     expect(approveBody.parse(null)).toBeNull();
     expect(approveBody.parse({})).toEqual({});
-    expect(approveBody.parse({ hash: 'abc' })).toEqual({ hash: 'abc' });
+    const hash = `sha256:${'ab'.repeat(32)}`;
+    expect(approveBody.parse({ hash })).toEqual({ hash });
     expect(approveBody.safeParse({ hash: 1 }).success).toBe(false);
+    // A malformed hash is a bad request (400), not a changed script (409).
+    expect(message(approveBody.safeParse({ hash: 'abc' }))).toBe(
+      'must be "sha256:" followed by 64 lowercase hex digits',
+    );
   });
 
   it('requires a non-blank rejection reason and trims it', () => {
