@@ -89,8 +89,11 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
         if (rest) send({ type: 'text', content: rest });
       };
 
+      // `done` ends a reply: one this client asked for or saw start, never a stray idle.
+      let underWay = false;
       const off = hub.subscribe(sessionID, (event) => {
         if (event.type === 'text') {
+          underWay = true;
           const released = redactor.push(event.content);
           if (released) send({ type: 'text', content: released });
           return;
@@ -101,31 +104,34 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
           send({ type: 'error', content: redactor.push(event.content) + redactor.end() });
           return;
         }
+        if (event.type === 'done') {
+          if (!underWay) return;
+          underWay = false;
+        }
         send(event);
       });
+      /** The spec's one error form, also for a frame the client got wrong. */
+      const invalid = (why: string) =>
+        send({ type: 'error', content: `Engine error: invalid message: ${why}` });
       socket.on('close', off);
       socket.on('message', (data: RawData) => void onMessage(data));
       send({ type: 'connected', session_id: sessionID });
 
       async function onMessage(data: RawData) {
         if (byteLength(data) > MAX_FRAME_BYTES) {
-          return send({
-            type: 'error',
-            content: `message too large (limit ${MAX_FRAME_BYTES} bytes)`,
-          });
+          return invalid(`larger than ${MAX_FRAME_BYTES} bytes`);
         }
         let parsed: unknown;
         try {
           parsed = JSON.parse(rawText(data));
         } catch {
-          return send({ type: 'error', content: 'invalid JSON' });
+          return invalid('not JSON');
         }
         const message = clientMessage.safeParse(parsed);
         if (!message.success) {
-          return send({
-            type: 'error',
-            content: `expected {"type":"message","content":string of 1 to ${MAX_MESSAGE_CHARS} characters}`,
-          });
+          return invalid(
+            `expected {"type":"message","content":string of 1 to ${MAX_MESSAGE_CHARS} characters}`,
+          );
         }
         try {
           // Subscribed above, but the shared stream may still be connecting: the reply must not
@@ -134,10 +140,12 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
             throw new EngineUnavailableError('event stream not connected');
           });
           if (socket.readyState !== socket.OPEN) return;
+          underWay = true;
           await client.promptAsync(sessionID, message.data.content);
         } catch (err) {
           const text = isAppError(err) ? err.message : 'AI engine failed';
           req.log.warn({ err, sessionID }, 'chat prompt failed');
+          underWay = false;
           send({ type: 'error', content: `Engine error: ${text}` });
         }
       }

@@ -207,7 +207,7 @@ describe('chat WebSocket', () => {
     const { ws, got, until } = await openChat();
     ws.send('{nope');
     await until(2);
-    expect(got[1]).toEqual({ type: 'error', content: 'invalid JSON' });
+    expect(got[1]).toEqual({ type: 'error', content: 'Engine error: invalid message: not JSON' });
     for (const frame of [
       { type: 'message', content: '' },
       { type: 'message', content: 'x'.repeat(MAX_MESSAGE_CHARS + 1) },
@@ -217,10 +217,28 @@ describe('chat WebSocket', () => {
     }
     await until(5);
     for (const m of got.slice(2)) {
-      expect(m).toEqual({ type: 'error', content: expect.stringMatching(/^expected \{"type"/) });
+      expect(m).toEqual({
+        type: 'error',
+        content: expect.stringMatching(/^Engine error: invalid message: expected \{"type"/),
+      });
     }
     ws.send(JSON.stringify({ type: 'message', content: 'x'.repeat(MAX_MESSAGE_CHARS) }));
     await expect.poll(() => prompts.length).toBe(1);
+    ws.close();
+  });
+
+  it('sends done only after a reply that was under way', async () => {
+    const { ws, got } = await openChat();
+    // An idle of the session with no reply of this client's: nothing to end.
+    events.emit('ses_1', { type: 'done' });
+    ws.send(JSON.stringify({ type: 'message', content: 'hello' }));
+    await expect.poll(() => prompts.length).toBeGreaterThan(0);
+    events.emit('ses_1', { type: 'text', content: 'hi' });
+    events.emit('ses_1', { type: 'done' });
+    events.emit('ses_1', { type: 'done' });
+    await expect.poll(() => got.filter((m) => m.type === 'done').length).toBe(1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got.slice(1)).toEqual([{ type: 'text', content: 'hi' }, { type: 'done' }]);
     ws.close();
   });
 
