@@ -6,6 +6,8 @@ export interface MetricsSources {
   secrets(): Promise<{ total: number; configured: number }>;
   /** Live threads of this process: main plus worker threads (the spec's `goroutines`). */
   threads(): number;
+  /** Runs dropped unrun because their caller had stopped waiting (Prometheus only). */
+  expiredRuns?(): Promise<number>;
 }
 
 export interface MetricsSnapshot {

@@ -99,6 +99,8 @@ export function scriptWorkerDeps(core: Core): ScriptRunWorkerDeps {
     egress: core.egress,
     getSecret: (name) => core.secrets.get(name),
     redact: core.redact,
+    // A count lost to a Redis blip is not worth failing anything for.
+    onExpired: () => void core.stats.recordExpired().catch(() => {}),
   };
 }
 
@@ -170,6 +172,7 @@ export async function buildAppDeps(
       executions: () => core.stats.read(),
       secrets: async () => core.secrets.counts(await declaredNames()),
       threads: threadCount,
+      expiredRuns: () => core.stats.expired(),
     },
     scripts: core.scripts,
     scriptRunner: core.scriptRunner,

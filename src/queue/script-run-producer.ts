@@ -39,7 +39,11 @@ export function createScriptRunProducer({
         logs: [],
       });
       try {
-        return await queues.run('scriptRuns', payload, deadline);
+        return await queues.run(
+          'scriptRuns',
+          { ...payload, callerDeadline: Date.now() + deadline },
+          deadline,
+        );
       } catch (err) {
         if (err instanceof QueueTimeoutError) {
           return failed(

@@ -37,6 +37,12 @@ export const scriptRunPayload = z.object({
   origin: z.enum(['api', 'mcp', 'schedule']),
   /** Allowlisted scripts may run without approval (tool server rule 1). */
   allowUnapproved: z.boolean().default(false),
+  /**
+   * When the caller stops waiting (epoch ms, the producer's clock). A worker does not start a
+   * run after it, and ends a run by it: a script may have side effects, and nobody would be
+   * there to hear of them.
+   */
+  callerDeadline: z.number().int().positive().optional(),
 });
 export type ScriptRunPayload = z.infer<typeof scriptRunPayload>;
 

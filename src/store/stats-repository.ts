@@ -22,6 +22,13 @@ export function createStatsRepository(redis: Redis) {
         .hincrby(keys.executionStats(), 'duration_sum', Math.max(0, Math.round(durationMs)))
         .exec();
     },
+    /** A run dropped unrun: its caller had stopped waiting before a worker could start it. */
+    async recordExpired(): Promise<void> {
+      await redis.hincrby(keys.executionStats(), 'expired', 1);
+    },
+    async expired(): Promise<number> {
+      return Number((await redis.hget(keys.executionStats(), 'expired')) ?? 0);
+    },
     async read(): Promise<ExecutionStats> {
       const raw = await redis.hgetall(keys.executionStats());
       const total = Number(raw.total ?? 0);

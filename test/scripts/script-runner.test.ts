@@ -167,6 +167,7 @@ describe('script runner runs', () => {
   it('enqueues on script-runs with the checked hash and waits the run deadline', async () => {
     const name = await approvedScript();
     const { r, jobs } = runner();
+    const before = Date.now();
     await r.run({ name, args: { a: 1 }, function: 'main', origin: 'schedule' });
     expect(jobs).toEqual([
       {
@@ -178,10 +179,15 @@ describe('script runner runs', () => {
           function: 'main',
           origin: 'schedule',
           allowUnapproved: false,
+          callerDeadline: expect.any(Number),
         },
         timeoutMs: runDeadline(limits),
       },
     ]);
+    // The worker learns when its caller stops waiting: the run deadline from now.
+    const deadline = (jobs[0]?.payload as { callerDeadline: number }).callerDeadline;
+    expect(deadline).toBeGreaterThanOrEqual(before + runDeadline(limits));
+    expect(deadline).toBeLessThanOrEqual(Date.now() + runDeadline(limits));
     await r.run({ name, args: [], origin: 'api' });
     expect(jobs[1]?.payload).not.toHaveProperty('function');
   });

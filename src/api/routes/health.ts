@@ -136,6 +136,17 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
         'Failed script executions, cluster-wide',
         (m) => m.executions.failed,
       );
+      const expired = opts.metrics.expiredRuns;
+      if (expired) {
+        new Gauge({
+          name: 'steward_executions_expired',
+          help: 'Script runs dropped unrun because their caller had stopped waiting, cluster-wide',
+          registers: [reg],
+          async collect() {
+            this.set(await expired());
+          },
+        });
+      }
       new Gauge({
         name: 'steward_engine_up',
         help: 'Whether the AI engine answers (1) or not (0)',

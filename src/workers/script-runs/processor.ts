@@ -31,12 +31,18 @@ export interface ProcessorDeps {
   getSecret: (name: string) => Promise<string | null>;
   redact: (text: string) => string;
   log: Logger;
+  /** Hears of each run dropped unrun because its caller had stopped waiting. */
+  onExpired?: () => void;
   /** `scripts.secret_egress`: where a secret without `->` destinations may be sent. */
   secretEgress?: SecretEgressPolicy;
 }
 
 /** After the interpreter's own deadline, how long before the thread is terminated instead. */
 const abortGrace = 250;
+/** Time kept for the result to travel back through Redis before the caller's deadline. */
+const resultTravelMs = 500;
+/** A run that could not get this long before its caller leaves is not started. */
+const minRunMs = resultTravelMs + 100;
 
 /**
  * The `script-runs` job processor: re-checks what the caller checked (the job may be old, the
@@ -58,8 +64,10 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
   return async function processScriptRun(job: Job): Promise<ScriptRunResult> {
     const payload = scriptRunPayload.parse(job.data);
     const { name } = payload;
-    if (Date.now() - job.timestamp > runDeadline(limits)) {
-      // Its caller stopped waiting long ago; running it now would surprise everyone.
+    const callerDeadline = payload.callerDeadline ?? job.timestamp + runDeadline(limits);
+    if (Date.now() >= callerDeadline - minRunMs) {
+      // Its caller has stopped waiting (or is about to): a run now would have nobody to tell.
+      deps.onExpired?.();
       return {
         success: false,
         error: 'script run expired before a worker picked it up',
@@ -84,7 +92,8 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
     }
 
     const started = Date.now();
-    const deadline = started + limits.wall_time;
+    // Never past the caller's own deadline: the result must reach someone.
+    const deadline = Math.min(started + limits.wall_time, callerDeadline - resultTravelMs);
     const declared = record.metadata.secrets;
     const secretValues = new Map<string, string | null>();
     for (const secret of declared) secretValues.set(secret, await deps.getSecret(secret));
@@ -102,7 +111,7 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
       ),
     });
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), limits.wall_time + abortGrace);
+    const timer = setTimeout(() => controller.abort(), deadline - started + abortGrace);
     let outcome: { success: boolean; result?: unknown; error?: string; logs: string[] };
     try {
       outcome = await pool.run(

@@ -17,6 +17,8 @@ export interface ScriptRunWorkerDeps {
   mirror?: FileMirror;
   getSecret: (name: string) => Promise<string | null>;
   redact: (text: string) => string;
+  /** Counts runs dropped unrun because their caller had stopped waiting. */
+  onExpired?: () => void;
 }
 
 export interface RunningScriptWorker {
@@ -51,6 +53,7 @@ export async function startScriptRunWorker(
       redact: deps.redact,
       log: ctx.log,
       secretEgress: config.scripts.secret_egress,
+      ...(deps.onExpired ? { onExpired: deps.onExpired } : {}),
     }),
     pool.threads,
   );

@@ -32,6 +32,7 @@ function record(overrides: Partial<ScriptRecord> = {}): ScriptRecord {
 /** The processor with a thread pool that only records what it was given. */
 function setup(stored: ScriptRecord | null, file: string | null = source) {
   const tasks: RunTask[] = [];
+  const expired: number[] = [];
   const pool: ScriptPool = {
     threads: 1,
     computeSlots: 1,
@@ -51,13 +52,14 @@ function setup(stored: ScriptRecord | null, file: string | null = source) {
     getSecret: async () => null,
     redact: (text) => text.replaceAll('tok-123', '[REDACTED:TOKEN]'),
     log: { warn: () => {} } as unknown as Logger,
+    onExpired: () => void expired.push(Date.now()),
   });
   const job = (payload: Partial<ScriptRunPayload> = {}, age = 0) =>
     process({
       data: { name: 'job.star', hash, args: {}, origin: 'api', ...payload },
       timestamp: Date.now() - age,
     } as unknown as Job);
-  return { job, tasks, limits };
+  return { job, tasks, limits, expired };
 }
 
 describe('script-runs processor', () => {
@@ -104,5 +106,24 @@ describe('script-runs processor', () => {
       error: 'script run expired before a worker picked it up',
     });
     expect(late.tasks).toHaveLength(0);
+  });
+
+  it("never starts a run after its caller's deadline, counts the drop, and ends a run by it", async () => {
+    const gone = setup(record());
+    expect(await gone.job({ callerDeadline: Date.now() - 1 })).toMatchObject({
+      success: false,
+      error: 'script run expired before a worker picked it up',
+    });
+    // Too close to the deadline for a result to reach the caller: not started either.
+    expect(await gone.job({ callerDeadline: Date.now() + 300 })).toMatchObject({ success: false });
+    expect(gone.tasks).toHaveLength(0);
+    expect(gone.expired).toHaveLength(2);
+
+    const soon = setup(record());
+    const callerDeadline = Date.now() + 3_000;
+    expect(await soon.job({ callerDeadline })).toMatchObject({ success: true });
+    // The thread's own deadline is the caller's (less the result's travel), not the wall limit.
+    expect(soon.tasks[0]?.deadline).toBeLessThanOrEqual(callerDeadline - 500);
+    expect(soon.expired).toHaveLength(0);
   });
 });
