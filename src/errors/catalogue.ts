@@ -37,6 +37,7 @@ export const internalErrorCodes = [
   'secrets_key_invalid',
   'secret_undecryptable',
   'queue_timeout',
+  'worker_stopped',
   'delivery_failed',
   'tool_failed',
 ] as const;

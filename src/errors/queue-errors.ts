@@ -12,3 +12,11 @@ export class QueueTimeoutError extends AppError<QueueTimeoutDetails> {
     this.name = 'QueueTimeoutError';
   }
 }
+
+/** The worker running a job stopped (its process died) before it answered. */
+export class WorkerStoppedError extends AppError {
+  constructor() {
+    super('worker_stopped', 'the worker running this script stopped');
+    this.name = 'WorkerStoppedError';
+  }
+}

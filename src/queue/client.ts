@@ -1,5 +1,6 @@
 import { Queue, QueueEvents, type Job, type JobsOptions } from 'bullmq';
-import { QueueTimeoutError } from '../errors/queue-errors.js';
+import { QueueTimeoutError, WorkerStoppedError } from '../errors/queue-errors.js';
+import { createJobLockProbe, type JobLockProbe } from '../store/job-lock-probe.js';
 import { bullPrefix, createRedis, type Redis, type RedisTarget } from '../store/redis.js';
 import { queues, type PayloadOf, type QueueKey, type ResultOf } from './definitions.js';
 
@@ -27,20 +28,48 @@ const listenerGraceMs = 1_000;
  * failed job, so our own timer is the signal; BullMQ's, a little later, only removes its
  * listeners (without it they would stay until the job finishes, which may be never).
  */
-async function waitForResult(job: Job, events: QueueEvents, timeoutMs: number): Promise<unknown> {
+async function waitForResult(
+  job: Job,
+  events: QueueEvents,
+  timeoutMs: number,
+  locks: JobLockProbe,
+): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
+  let watch: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new QueueTimeoutError(timeoutMs)), timeoutMs);
+  });
+  // A worker that dies mid-run leaves its job active until BullMQ's stall check, which needs
+  // another worker and its lock to expire: the caller looks itself. Lock first, state after:
+  // finishing drops both at once, so "no lock, still active" means the worker is gone.
+  const stopped = new Promise<never>((_resolve, reject) => {
+    const look = () => {
+      watch = setTimeout(() => {
+        void (async () => {
+          if (!(await locks.held(job.id as string)) && (await job.getState()) === 'active') {
+            reject(new WorkerStoppedError());
+            return;
+          }
+          look();
+        })().catch(look);
+      }, workerWatchMs);
+    };
+    look();
   });
   try {
     return await Promise.race([
       job.waitUntilFinished(events, timeoutMs + listenerGraceMs),
       deadline,
+      stopped,
     ]);
   } finally {
     clearTimeout(timer);
+    clearTimeout(watch);
   }
 }
+
+/** How often a waiting caller checks that the worker running its job is still there. */
+const workerWatchMs = 500;
 
 /** Completed and failed jobs are kept briefly: results travel back through QueueEvents. */
 const defaultJobOptions: JobsOptions = {
@@ -60,6 +89,12 @@ export function createQueueClient(
   const connection: Redis = createRedis(target, 'bullmq');
   connection.on('error', onError);
   const prefix = bullPrefix(target.prefix);
+  const probes = new Map<QueueKey, JobLockProbe>();
+  const probe = (key: QueueKey) => {
+    let p = probes.get(key);
+    if (!p) probes.set(key, (p = createJobLockProbe(connection, `${prefix}:${queues[key].name}`)));
+    return p;
+  };
   const open = new Map<QueueKey, Queue>();
   const events = new Map<QueueKey, QueueEvents>();
   // BullMQ does not close connections it was handed; we close them ourselves.
@@ -127,9 +162,9 @@ export function createQueueClient(
       const drop = () => void job.remove().catch(() => {});
       let value: unknown;
       try {
-        value = await waitForResult(job, ev, timeoutMs);
+        value = await waitForResult(job, ev, timeoutMs, probe(key));
       } catch (err) {
-        if (!(err instanceof QueueTimeoutError)) drop();
+        if (!(err instanceof QueueTimeoutError || err instanceof WorkerStoppedError)) drop();
         throw err;
       }
       drop();

@@ -1,4 +1,4 @@
-import { QueueTimeoutError } from '../errors/queue-errors.js';
+import { QueueTimeoutError, WorkerStoppedError } from '../errors/queue-errors.js';
 import type { QueueClient } from './client.js';
 import {
   runDeadline,
@@ -45,6 +45,7 @@ export function createScriptRunProducer({
           deadline,
         );
       } catch (err) {
+        if (err instanceof WorkerStoppedError) return failed(err.message);
         if (err instanceof QueueTimeoutError) {
           return failed(
             `script run gave no result within ${deadline} ms (no worker, or the worker died)`,

@@ -16,3 +16,15 @@ describe('QueueTimeoutError', () => {
     });
   });
 });
+
+describe('WorkerStoppedError', () => {
+  it('is an internal worker_stopped error that says what happened', async () => {
+    const { WorkerStoppedError } = await import('../../src/errors/queue-errors.js');
+    expect(new WorkerStoppedError()).toMatchObject({
+      name: 'WorkerStoppedError',
+      code: 'worker_stopped',
+      status: 500,
+      message: 'the worker running this script stopped',
+    });
+  });
+});

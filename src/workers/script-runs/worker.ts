@@ -65,8 +65,9 @@ export async function startScriptRunWorker(
     // runs. BullMQ hands the next job back with each completion, so no round trip is lost. More
     // threads than CPUs: the compute slots keep CPU-bound runs to one per CPU.
     concurrency: pool.threads,
-    lockDuration: 10_000,
-    stalledInterval: 5_000,
+    // A dead worker's lock lapses within 3 s, which its callers watch for (queue/client.ts).
+    lockDuration: 3_000,
+    stalledInterval: 2_000,
     maxStalledCount: 0,
   });
   worker.on('error', (err) => ctx.log.warn({ err: err.message }, 'script-runs worker error'));
