@@ -107,6 +107,8 @@ export class HostCallTimeout extends Error {
 export function callHost(end: BridgeEnd, op: string, args: unknown, timeoutMs: number): unknown {
   if (parentPort === null)
     throw new Error(`${op}: host calls are answered only in a script thread`);
+  // Nothing is sent once the time is up: the host would do the work for nobody.
+  if (timeoutMs <= 0) throw new HostCallTimeout(`${op} did not finish in time`);
   const reply = new SharedArrayBuffer(INITIAL_REPLY_BYTES, { maxByteLength: MAX_ANSWER_BYTES });
   const cell = new Int32Array(reply, 0, 2);
   parentPort.postMessage({

@@ -231,10 +231,13 @@ describe('sessions, models and chat routes against a real engine', { timeout: 60
 
     ws.send('{not json');
     await until((m) => m.length >= 2);
-    expect(got[1]).toEqual({ type: 'error', content: 'invalid JSON' });
+    expect(got[1]).toEqual({ type: 'error', content: 'Engine error: invalid message: not JSON' });
     ws.send(JSON.stringify({ type: 'message', content: 'x'.repeat(MAX_FRAME_BYTES + 10) }));
     await until((m) => m.length >= 3);
-    expect(got[2]).toMatchObject({ type: 'error', content: expect.stringContaining('too large') });
+    expect(got[2]).toMatchObject({
+      type: 'error',
+      content: expect.stringMatching(/^Engine error: invalid message: larger than \d+ bytes$/),
+    });
     ws.send(JSON.stringify({ type: 'nope' }));
     await until((m) => m.length >= 4);
     expect(got[3]).toMatchObject({ type: 'error' });
