@@ -1,8 +1,11 @@
 import { listen } from '../api/server.js';
+import { listenStandby, type StandbyServer } from '../api/standby-server.js';
+import type { FastifyInstance } from 'fastify';
 import type { AuthModule } from '../auth/module.js';
-import { boot, type BootOptions } from '../runtime/bootstrap.js';
+import { boot, waitForStore, type BootOptions } from '../runtime/bootstrap.js';
 import type { Context } from '../runtime/context.js';
 import { installShutdown } from '../runtime/shutdown.js';
+import { whenReady } from '../store/redis.js';
 import type { StdioServer } from '../mcp/stdio.js';
 import { startWorkers } from '../workers/start.js';
 import {
@@ -48,27 +51,51 @@ interface ServerRole {
   workers: boolean;
 }
 
-/** Boots one server process with the parts of its role, and stops them in reverse on SIGTERM. */
+/**
+ * Boots one server process with the parts of its role, and stops them in reverse on SIGTERM.
+ * While Redis does not answer, an HTTP role keeps a standby server on its port (probes and 503s)
+ * and every role waits for Redis, then builds and starts as usual.
+ */
 async function runServerRole(options: RoleOptions, role: ServerRole): Promise<void> {
   const ctx = await boot({ ...options, allowEmbeddedRedis: role.allInOne });
+  const running: {
+    standby?: StandbyServer;
+    app?: FastifyInstance | null;
+    workers?: { close(): Promise<void> } | null;
+    engine?: { stop(): Promise<void> };
+  } = {};
+  installShutdown(ctx, async () => {
+    await running.standby?.close();
+    await running.app?.close();
+    await running.workers?.close();
+    await running.engine?.stop();
+  });
+  const { host, port } = ctx.config.server;
+  if (role.http && !(await whenReady(ctx.redis, 500))) {
+    running.standby = await listenStandby(host, port);
+  }
+  if (!(await waitForStore(ctx))) return;
   const core = await buildCore(ctx);
   const parts = await buildServerParts(ctx, core, { superviseEngine: role.allInOne });
   await reloadScripts(ctx, core);
-  const workers = role.workers
+  running.workers = role.workers
     ? await startWorkers(ctx, { schedules: parts.schedules, scriptRuns: scriptWorkerDeps(core) })
     : null;
   const appDeps = role.http ? await buildAppDeps(ctx, core, parts) : null;
   if (appDeps) await announceSetupToken(ctx, appDeps.auth);
-  const app = appDeps ? await listen(appDeps) : null;
-  if (app) ctx.lifecycle.setCheck('mcp_server', true);
+  running.app = appDeps
+    ? await listen(appDeps, async () => {
+        await running.standby?.close();
+        delete running.standby;
+      })
+    : null;
+  if (running.app) ctx.lifecycle.setCheck('mcp_server', true);
   ctx.lifecycle.markReady();
   // The engine starts in the background: until it answers, session endpoints say 503.
-  if (app) void parts.engine.start();
-  installShutdown(ctx, async () => {
-    await app?.close();
-    await workers?.close();
-    if (app) await parts.engine.stop();
-  });
+  if (running.app) {
+    running.engine = parts.engine;
+    void parts.engine.start();
+  }
 }
 
 /** `steward start`: API, workers and (when configured) the supervised engine in one process. */
@@ -91,6 +118,7 @@ export const runWorker = (options: RoleOptions) =>
 export async function runMcp(options: RoleOptions): Promise<void> {
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const ctx = await boot({ ...options, allowEmbeddedRedis: false, logToStderr: true });
+  await waitForStore(ctx);
   const core = await buildCore(ctx);
   const { createToolset } = await import('../mcp/toolset.js');
   const { serveStdio } = await import('../mcp/stdio.js');
