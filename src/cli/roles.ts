@@ -52,6 +52,29 @@ interface ServerRole {
 }
 
 /**
+ * A shutdown ends within 10 s: grace and requests share 5.5 s, then workers 1.5 s, the engine
+ * 1 s and the context's closers 1 s (`installShutdown`).
+ */
+const drainBudgetMs = 5_500;
+const workersCloseBudgetMs = 1_500;
+const engineStopBudgetMs = 1_000;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Whether `work` settles within `ms`; it goes on either way. */
+async function finishes(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((r) => {
+    timer = setTimeout(() => r(false), ms);
+  });
+  const done = work.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([done, late]).finally(() => clearTimeout(timer));
+}
+
+/**
  * Boots one server process with the parts of its role, and stops them in reverse on SIGTERM.
  * While Redis does not answer, an HTTP role keeps a standby server on its port (probes and 503s)
  * and every role waits for Redis, then builds and starts as usual.
@@ -66,9 +89,24 @@ async function runServerRole(options: RoleOptions, role: ServerRole): Promise<vo
   } = {};
   installShutdown(ctx, async () => {
     await running.standby?.close();
-    await running.app?.close();
-    await running.workers?.close();
-    await running.engine?.stop();
+    const app = running.app;
+    if (app) {
+      // Load balancers see the probes' 503 for the grace and move traffic away; idle keep-alive
+      // connections end now, busy ones after their response (`Connection: close`).
+      app.server.closeIdleConnections();
+      await sleep(ctx.config.server.shutdown_grace);
+      // In-flight requests finish if they can within the budget; what is left is cut.
+      const closed = app.close();
+      if (!(await finishes(closed, drainBudgetMs - ctx.config.server.shutdown_grace))) {
+        ctx.log.warn('requests still running at shutdown; closing their connections');
+        app.server.closeAllConnections();
+        await finishes(closed, 500);
+      }
+    }
+    if (running.workers && !(await finishes(running.workers.close(), workersCloseBudgetMs))) {
+      ctx.log.warn('script runs still running at shutdown; leaving them');
+    }
+    if (running.engine) await finishes(running.engine.stop(), engineStopBudgetMs);
   });
   const { host, port } = ctx.config.server;
   if (role.http && !(await whenReady(ctx.redis, 500))) {
