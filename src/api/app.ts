@@ -63,6 +63,11 @@ export interface AppDeps {
  * below, public or behind the guards.
  */
 const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
+  // After a shutdown signal each response ends its keep-alive connection, so the process is not
+  // held open by clients that would otherwise keep sending on it.
+  app.addHook('onSend', async (_req, reply) => {
+    if (deps.ctx.lifecycle.phase === 'stopping') void reply.header('connection', 'close');
+  });
   const { ctx, auth, engine } = deps;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

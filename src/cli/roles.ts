@@ -1,8 +1,11 @@
 import { listen } from '../api/server.js';
+import { listenStandby, type StandbyServer } from '../api/standby-server.js';
+import type { FastifyInstance } from 'fastify';
 import type { AuthModule } from '../auth/module.js';
-import { boot, type BootOptions } from '../runtime/bootstrap.js';
+import { boot, waitForStore, type BootOptions } from '../runtime/bootstrap.js';
 import type { Context } from '../runtime/context.js';
 import { installShutdown } from '../runtime/shutdown.js';
+import { whenReady } from '../store/redis.js';
 import type { StdioServer } from '../mcp/stdio.js';
 import { startWorkers } from '../workers/start.js';
 import {
@@ -48,27 +51,89 @@ interface ServerRole {
   workers: boolean;
 }
 
-/** Boots one server process with the parts of its role, and stops them in reverse on SIGTERM. */
+/**
+ * A shutdown ends within 10 s: grace and requests share 5.5 s, then workers 1.5 s, the engine
+ * 1 s and the context's closers 1 s (`installShutdown`).
+ */
+const drainBudgetMs = 5_500;
+const workersCloseBudgetMs = 1_500;
+const engineStopBudgetMs = 1_000;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Whether `work` settles within `ms`; it goes on either way. */
+async function finishes(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((r) => {
+    timer = setTimeout(() => r(false), ms);
+  });
+  const done = work.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([done, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Boots one server process with the parts of its role, and stops them in reverse on SIGTERM.
+ * While Redis does not answer, an HTTP role keeps a standby server on its port (probes and 503s)
+ * and every role waits for Redis, then builds and starts as usual.
+ */
 async function runServerRole(options: RoleOptions, role: ServerRole): Promise<void> {
   const ctx = await boot({ ...options, allowEmbeddedRedis: role.allInOne });
+  const running: {
+    standby?: StandbyServer;
+    app?: FastifyInstance | null;
+    workers?: { close(): Promise<void> } | null;
+    engine?: { stop(): Promise<void> };
+  } = {};
+  installShutdown(ctx, async () => {
+    await running.standby?.close();
+    const app = running.app;
+    if (app) {
+      // Load balancers see the probes' 503 for the grace and move traffic away; idle keep-alive
+      // connections end now, busy ones after their response (`Connection: close`).
+      app.server.closeIdleConnections();
+      await sleep(ctx.config.server.shutdown_grace);
+      // In-flight requests finish if they can within the budget; what is left is cut.
+      const closed = app.close();
+      if (!(await finishes(closed, drainBudgetMs - ctx.config.server.shutdown_grace))) {
+        ctx.log.warn('requests still running at shutdown; closing their connections');
+        app.server.closeAllConnections();
+        await finishes(closed, 500);
+      }
+    }
+    if (running.workers && !(await finishes(running.workers.close(), workersCloseBudgetMs))) {
+      ctx.log.warn('script runs still running at shutdown; leaving them');
+    }
+    if (running.engine) await finishes(running.engine.stop(), engineStopBudgetMs);
+  });
+  const { host, port } = ctx.config.server;
+  if (role.http && !(await whenReady(ctx.redis, 500))) {
+    running.standby = await listenStandby(host, port);
+  }
+  if (!(await waitForStore(ctx))) return;
   const core = await buildCore(ctx);
   const parts = await buildServerParts(ctx, core, { superviseEngine: role.allInOne });
   await reloadScripts(ctx, core);
-  const workers = role.workers
+  running.workers = role.workers
     ? await startWorkers(ctx, { schedules: parts.schedules, scriptRuns: scriptWorkerDeps(core) })
     : null;
   const appDeps = role.http ? await buildAppDeps(ctx, core, parts) : null;
   if (appDeps) await announceSetupToken(ctx, appDeps.auth);
-  const app = appDeps ? await listen(appDeps) : null;
-  if (app) ctx.lifecycle.setCheck('mcp_server', true);
+  running.app = appDeps
+    ? await listen(appDeps, async () => {
+        await running.standby?.close();
+        delete running.standby;
+      })
+    : null;
+  if (running.app) ctx.lifecycle.setCheck('mcp_server', true);
   ctx.lifecycle.markReady();
   // The engine starts in the background: until it answers, session endpoints say 503.
-  if (app) void parts.engine.start();
-  installShutdown(ctx, async () => {
-    await app?.close();
-    await workers?.close();
-    if (app) await parts.engine.stop();
-  });
+  if (running.app) {
+    running.engine = parts.engine;
+    void parts.engine.start();
+  }
 }
 
 /** `steward start`: API, workers and (when configured) the supervised engine in one process. */
@@ -91,6 +156,7 @@ export const runWorker = (options: RoleOptions) =>
 export async function runMcp(options: RoleOptions): Promise<void> {
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const ctx = await boot({ ...options, allowEmbeddedRedis: false, logToStderr: true });
+  await waitForStore(ctx);
   const core = await buildCore(ctx);
   const { createToolset } = await import('../mcp/toolset.js');
   const { serveStdio } = await import('../mcp/stdio.js');

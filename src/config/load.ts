@@ -12,6 +12,7 @@ export const envOverrides: ReadonlyArray<
   ['STEWARD_HOST', 'server.host', 'string'],
   ['STEWARD_PORT', 'server.port', 'number'],
   ['STEWARD_TRUST_PROXY', 'server.trust_proxy', 'boolean'],
+  ['STEWARD_SHUTDOWN_GRACE', 'server.shutdown_grace', 'number'],
   ['REDIS_URL', 'redis.url', 'string'],
   ['STEWARD_REDIS_PREFIX', 'redis.prefix', 'string'],
   ['STEWARD_REDIS_SENTINELS', 'redis.sentinels', 'list'],

@@ -53,6 +53,8 @@ export const configSchema = strict({
       .int()
       .positive()
       .default(1024 * 1024),
+    /** ms the API keeps answering (probes 503) after SIGTERM before it closes its listener. */
+    shutdown_grace: z.number().int().nonnegative().max(4_000).default(3_000),
   }).prefault({}),
   redis: strict({
     /** Unset: redis://127.0.0.1:6379, or a private redis-server when nothing answers there. */

@@ -7,7 +7,7 @@ import {
   redisServerOnPath,
   startEmbeddedRedis,
 } from '../store/embedded-redis.js';
-import { durabilityWarning } from '../store/redis.js';
+import { durabilityWarning, untilRedisAnswers } from '../store/redis.js';
 import { createContext, type Context } from './context.js';
 
 export interface BootOptions {
@@ -20,7 +20,10 @@ export interface BootOptions {
   overrides?: Record<string, unknown>;
 }
 
-/** Config → logger → Redis URL (embedded default when allowed) → context. */
+/**
+ * Config → logger → Redis URL (embedded default when allowed) → context. The context's Redis may
+ * not answer yet: the role decides what to do meanwhile, then calls `waitForStore`.
+ */
 export async function boot(options: BootOptions): Promise<Context> {
   const config: LoadedConfig = loadConfig({
     ...(options.configFile ? { file: options.configFile } : {}),
@@ -33,9 +36,33 @@ export async function boot(options: BootOptions): Promise<Context> {
   const { url, stop } = await resolveRedis(config, log, options.allowEmbeddedRedis);
   const ctx = await createContext(config, log, url, options.env);
   if (stop) ctx.onClose(stop);
-  const warning = await durabilityWarning(ctx.redis);
-  if (warning) log.warn(warning);
   return ctx;
+}
+
+/**
+ * Waits, with backoff and without a deadline, until the store answers: Redis started after
+ * Steward, or restarting, is waited for instead of ending the process. False when a shutdown
+ * began meanwhile (the role then builds nothing).
+ */
+export async function waitForStore(ctx: Context): Promise<boolean> {
+  try {
+    await untilRedisAnswers(ctx.redis, (attempt, err) => {
+      // Attempts back off to one each 5 s: the first, then every tenth, is enough to see why.
+      if (attempt === 1 || attempt % 10 === 0) {
+        ctx.log.warn(
+          { attempt, err: err instanceof Error ? err.message : String(err) },
+          'Redis does not answer yet; waiting for it',
+        );
+      }
+    });
+  } catch (err) {
+    if (ctx.lifecycle.phase === 'stopping') return false;
+    throw err;
+  }
+  if (ctx.lifecycle.phase === 'stopping') return false;
+  const warning = await durabilityWarning(ctx.redis);
+  if (warning) ctx.log.warn(warning);
+  return true;
 }
 
 async function resolveRedis(

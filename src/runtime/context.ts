@@ -1,13 +1,7 @@
 import type { LoadedConfig } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
 import { createQueueClient, type QueueClient } from '../queue/client.js';
-import {
-  createRedis,
-  redisTargetOf,
-  waitForRedis,
-  type Redis,
-  type RedisTarget,
-} from '../store/redis.js';
+import { createRedis, redisTargetOf, type Redis, type RedisTarget } from '../store/redis.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 
 /**
@@ -39,7 +33,7 @@ export async function createContext(
   const redisTarget: RedisTarget = redisTargetOf(redisUrl, config.redis);
   const redis = createRedis(redisTarget, 'store');
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
-  await waitForRedis(redis, 10_000);
+  // No wait here: a role listens for probes while Redis is still away (`waitForStore`).
   const queues = createQueueClient(redisTarget, (err) =>
     log.warn({ err: err.message }, 'queue connection error'),
   );

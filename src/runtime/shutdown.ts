@@ -6,10 +6,13 @@ import type { Context } from './context.js';
  * cannot hold it past `graceMs`. SIGTERM and SIGINT call it; so may a role's own end (the MCP
  * stdio server when the engine closes stdin) through the returned function.
  */
+/** What the context's closers get once the role has stopped. */
+const closeBudgetMs = 1_000;
+
 export function installShutdown(
   ctx: Pick<Context, 'lifecycle' | 'log' | 'close'>,
   stop: () => Promise<void>,
-  graceMs = 9_000,
+  graceMs = 9_800,
 ): (reason: string) => void {
   let stopping = false;
   const shutdown = (reason: string) => {
@@ -23,7 +26,8 @@ export function installShutdown(
     }, graceMs);
     force.unref();
     stop()
-      .then(() => ctx.close())
+      // A closer stuck on an unreachable Redis must not turn a drained shutdown into exit 1.
+      .then(() => Promise.race([ctx.close(), new Promise((r) => setTimeout(r, closeBudgetMs))]))
       .then(
         () => process.exit(0),
         (err: unknown) => {

@@ -88,6 +88,28 @@ export async function waitForRedis(redis: Redis, timeoutMs = 5000): Promise<void
 }
 
 /**
+ * Resolves once the connection answers PING, however long Redis takes: a process started before
+ * its Redis waits for it instead of exiting. Attempts back off from 100 ms to 5 s; `onRetry` is
+ * told of each failed one.
+ */
+export async function untilRedisAnswers(
+  redis: Redis,
+  onRetry: (attempt: number, err: unknown) => void = () => {},
+): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      if (redis.status === 'end') throw new Error('Connection is closed.');
+      await redis.ping();
+      return;
+    } catch (err) {
+      if (redis.status === 'end') throw err;
+      onRetry(attempt, err);
+      await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** (attempt - 1), 5000)));
+    }
+  }
+}
+
+/**
  * Durability check of DESIGN.md: warn when a Redis restart would lose everything. Returns the
  * warning text, or null when AOF or RDB snapshots are on.
  */

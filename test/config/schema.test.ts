@@ -50,6 +50,7 @@ describe('configSchema', () => {
       port: 8080,
       trust_proxy: false,
       body_limit: 1024 * 1024,
+      shutdown_grace: 3000,
     });
     expect(config.redis).toEqual({
       prefix: 'steward:',

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Context } from '../../runtime/context.js';
+import { ServiceUnavailableError } from '../../errors/request-errors.js';
 import { VERSION } from '../../version.js';
+import { storeUnavailableMessage } from '../plugins/store-availability.js';
 import { createMetricsReader, type MetricsSources } from '../metrics.js';
 
 export interface HealthOptions {
@@ -10,8 +12,10 @@ export interface HealthOptions {
   metrics: MetricsSources;
   /** Whether the AI engine answers (a Prometheus gauge; never a reason for 503). */
   engineStatus(): 'connected' | 'unavailable';
-  /** How long /health and /ready wait for Redis before calling it unavailable. */
+  /** How long /health, /ready and /metrics wait for Redis before calling it unavailable. */
   probeTimeoutMs?: number;
+  /** How long /metrics keeps counts (the spec allows 10 s). */
+  metricsCacheMs?: number;
 }
 
 /**
@@ -38,7 +42,7 @@ function formatUptime(ms: number): string {
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts) => {
   const { ctx } = opts;
   const { lifecycle } = ctx;
-  const readMetrics = createMetricsReader(opts.metrics, lifecycle.startedAt);
+  const readMetrics = createMetricsReader(opts.metrics, lifecycle.startedAt, opts.metricsCacheMs);
   const probeMs = opts.probeTimeoutMs ?? 1000;
 
   app.get('/healthz', async (_req, reply) => {
@@ -81,29 +85,39 @@ export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, opts)
     };
   });
 
+  // A check that could not run (the store is away) keeps its last known result instead of
+  // reading as failed: setup done before an outage is still done.
+  let adminSetupKnown = false;
   app.get('/ready', async (_req, reply) => {
-    let adminSetup = false;
     let scriptStore = false;
     try {
       scriptStore = (await bounded(ctx.redis.ping(), probeMs)) === 'PONG';
-      adminSetup = await bounded(opts.setupComplete(), probeMs);
+      adminSetupKnown = await bounded(opts.setupComplete(), probeMs);
     } catch {
-      scriptStore = false;
+      // Left as last known.
     }
     const checks = {
-      admin_setup: adminSetup,
+      admin_setup: adminSetupKnown,
       script_store: scriptStore,
       mcp_server: lifecycle.check('mcp_server'),
     };
     let reason: string | undefined;
     if (lifecycle.phase === 'starting') reason = 'starting';
     else if (lifecycle.phase === 'stopping') reason = 'shutting_down';
+    // Without the store nothing else can be checked: it is the first failing check.
+    else if (!scriptStore) reason = 'script_store';
     else reason = Object.entries(checks).find(([, ok]) => !ok)?.[0];
     const ready = reason === undefined;
     return reply.code(ready ? 200 : 503).send({ ready, checks, ...(reason ? { reason } : {}) });
   });
 
-  app.get('/metrics', async () => readMetrics());
+  // A scrape answers within the probe time during an outage: the last counts with their age in
+  // the standard `Age` header, or 503 when there are none yet.
+  app.get('/metrics', async (_req, reply) => {
+    const reading = await readMetrics.within(probeMs);
+    if (!reading) throw new ServiceUnavailableError(storeUnavailableMessage);
+    return reply.header('age', String(Math.floor(reading.ageMs / 1000))).send(reading.snapshot);
+  });
 
   // prom-client (about 10 MB) loads at the first scrape, not in every process at start.
   let registry: Promise<Registry> | undefined;
