@@ -2,7 +2,6 @@
 import { Command } from 'commander';
 import { ConfigError } from '../errors/config-error.js';
 import { VERSION } from '../version.js';
-import { runApi, runEngine, runMcp, runStart, runWorker } from './roles.js';
 
 const program = new Command();
 program
@@ -30,18 +29,27 @@ function fail(err: unknown): never {
   process.exit(1);
 }
 
+// The roles load the whole of Steward (a second on a small machine): an HTTP role puts a standby
+// on its port first, so probes and clients get answers from the start.
+const httpRole = (role: 'runStart' | 'runApi') =>
+  run(async (opts) => {
+    const { listenEarly } = await import('./early-standby.js');
+    const standby = await listenEarly(opts);
+    const roles = await import('./roles.js');
+    await roles[role]({ ...opts, standby });
+  });
 withConfig(program.command('start'))
   .description('run every role in one process: API, workers, scheduler and the supervised engine')
-  .action(run(runStart));
+  .action(httpRole('runStart'));
 withConfig(program.command('api'))
   .description('run the HTTP API only (run several behind a load balancer)')
-  .action(run(runApi));
+  .action(httpRole('runApi'));
 withConfig(program.command('worker'))
   .description('run the BullMQ workers: script runs (Piscina threads) and schedule runs')
-  .action(run(runWorker));
+  .action(run(async (opts) => (await import('./roles.js')).runWorker(opts)));
 withConfig(program.command('mcp'))
   .description('serve the MCP tool server on stdio (started by the AI engine)')
-  .action(run(runMcp));
+  .action(run(async (opts) => (await import('./roles.js')).runMcp(opts)));
 withConfig(program.command('engine'))
   .description(
     "run the AI engine alone (its own container): OpenCode locked down as under `start`, reaching the tools at an API's /mcp",
@@ -56,6 +64,7 @@ withConfig(program.command('engine'))
         throw new Error(`--port must be a port number, not "${opts.port}"`);
       if (!/^https?:$/.test(URL.parse(opts.mcpUrl)?.protocol ?? ''))
         throw new Error(`--mcp-url must be an http(s) URL, not "${opts.mcpUrl}"`);
+      const { runEngine } = await import('./roles.js');
       await runEngine({
         ...(opts.config ? { configFile: opts.config } : {}),
         env,

@@ -1,5 +1,6 @@
 import { listen } from '../api/server.js';
 import { listenStandby, type StandbyServer } from '../api/standby-server.js';
+import type { EarlyStandby } from './early-standby.js';
 import type { FastifyInstance } from 'fastify';
 import type { AuthModule } from '../auth/module.js';
 import { boot, waitForStore, type BootOptions } from '../runtime/bootstrap.js';
@@ -17,7 +18,10 @@ import {
   type Core,
 } from './compose.js';
 
-type RoleOptions = Pick<BootOptions, 'configFile' | 'env'>;
+type RoleOptions = Pick<BootOptions, 'configFile' | 'env'> & {
+  /** The port's standby, listening since the process started (HTTP roles). */
+  standby?: EarlyStandby | null;
+};
 
 /** Scripts edited on disk while Steward was down become pending versions before anything runs. */
 async function reloadScripts(ctx: Context, core: Core): Promise<void> {
@@ -80,13 +84,18 @@ async function finishes(work: Promise<unknown>, ms: number): Promise<boolean> {
  * and every role waits for Redis, then builds and starts as usual.
  */
 async function runServerRole(options: RoleOptions, role: ServerRole): Promise<void> {
-  const ctx = await boot({ ...options, allowEmbeddedRedis: role.allInOne });
+  const ctx = await boot({
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    env: options.env,
+    allowEmbeddedRedis: role.allInOne,
+  });
   const running: {
     standby?: StandbyServer;
     app?: FastifyInstance | null;
     workers?: { close(): Promise<void> } | null;
     engine?: { stop(): Promise<void> };
   } = {};
+  options.standby?.release();
   installShutdown(ctx, async () => {
     await running.standby?.close();
     const app = running.app;
@@ -109,10 +118,14 @@ async function runServerRole(options: RoleOptions, role: ServerRole): Promise<vo
     if (running.engine) await finishes(running.engine.stop(), engineStopBudgetMs);
   });
   const { host, port } = ctx.config.server;
+  const early = role.http ? options.standby : null;
+  if (early) running.standby = early.server;
   if (role.http && !(await whenReady(ctx.redis, 500))) {
-    running.standby = await listenStandby(host, port);
+    if (early) early.state.reason = 'script_store';
+    else running.standby = await listenStandby(host, port);
   }
   if (!(await waitForStore(ctx))) return;
+  if (early) early.state.reason = 'starting';
   const core = await buildCore(ctx);
   const parts = await buildServerParts(ctx, core, { superviseEngine: role.allInOne });
   await reloadScripts(ctx, core);

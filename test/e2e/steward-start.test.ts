@@ -56,6 +56,11 @@ describe('steward start', () => {
       return res.ok ? res.text() : undefined;
     }, 60_000);
     expect(body).toBe('OK');
+    // /healthz answers from the first moments; the app takes over once built.
+    await waitFor(async () => {
+      const res = await fetch(`${base}/health`);
+      return ((await res.json()) as { reason?: string }).reason !== 'starting' || undefined;
+    }, 60_000);
 
     const health = await fetch(`${base}/health`);
     expect(health.status).toBe(503);

@@ -45,7 +45,11 @@ describe('start-up without Redis', () => {
     try {
       const healthz = await until(() => get(`${base}/healthz`), 15_000);
       expect(healthz).toEqual({ status: 200, body: 'OK' });
-      const ready = await get(`${base}/ready`);
+      // 'starting' while the process loads, then the store as the reason.
+      const ready = await until(async () => {
+        const res = await get(`${base}/ready`);
+        return res && JSON.parse(res.body).reason === 'script_store' ? res : null;
+      }, 15_000);
       expect(ready?.status).toBe(503);
       const readyBody = JSON.parse(ready?.body ?? '{}');
       expect(readyBody).toMatchObject({ ready: false, reason: 'script_store' });
