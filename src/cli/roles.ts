@@ -6,6 +6,7 @@ import type { AuthModule } from '../auth/module.js';
 import { boot, waitForStore, type BootOptions } from '../runtime/bootstrap.js';
 import type { Context } from '../runtime/context.js';
 import { installShutdown } from '../runtime/shutdown.js';
+import { ServiceUnavailableError } from '../errors/request-errors.js';
 import { whenReady } from '../store/redis.js';
 import type { StdioServer } from '../mcp/stdio.js';
 import { startWorkers } from '../workers/start.js';
@@ -104,9 +105,18 @@ async function runServerRole(options: RoleOptions, role: ServerRole): Promise<vo
       // connections end now, busy ones after their response (`Connection: close`).
       app.server.closeIdleConnections();
       await sleep(ctx.config.server.shutdown_grace);
-      // In-flight requests finish if they can within the budget; what is left is cut.
+      // In-flight requests finish if they can within the budget; callers still waiting for a
+      // script run then get a 503 (their queued jobs removed), and what is left is cut.
       const closed = app.close();
-      if (!(await finishes(closed, drainBudgetMs - ctx.config.server.shutdown_grace))) {
+      const budget = drainBudgetMs - ctx.config.server.shutdown_grace;
+      if (!(await finishes(closed, budget - 700))) {
+        ctx.queues.abandonWaits(
+          new ServiceUnavailableError(
+            'Steward is shutting down and this run could not finish; try again',
+          ),
+        );
+      }
+      if (!(await finishes(closed, 600))) {
         ctx.log.warn('requests still running at shutdown; closing their connections');
         app.server.closeAllConnections();
         await finishes(closed, 500);

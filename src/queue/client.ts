@@ -16,6 +16,11 @@ export interface QueueClient {
   queue(key: QueueKey): Queue;
   /** True when the queue's Redis connection is up (for `run` → 503 when it is not). */
   available(): boolean;
+  /**
+   * Ends every `run` still waiting with `err` (shutdown: their callers get an answer instead of
+   * a cut connection) and removes their jobs if no worker has taken them yet.
+   */
+  abandonWaits(err: Error): void;
   close(): Promise<void>;
 }
 
@@ -90,6 +95,7 @@ export function createQueueClient(
   connection.on('error', onError);
   const prefix = bullPrefix(target.prefix);
   const probes = new Map<QueueKey, JobLockProbe>();
+  const waiting = new Set<(err: Error) => void>();
   const probe = (key: QueueKey) => {
     let p = probes.get(key);
     if (!p) probes.set(key, (p = createJobLockProbe(connection, `${prefix}:${queues[key].name}`)));
@@ -152,20 +158,34 @@ export function createQueueClient(
       const job = await queue(key).add(queues[key].name, data, opts);
       return job.id as string;
     },
+    abandonWaits(err) {
+      for (const abandon of [...waiting]) abandon(err);
+    },
     async run(key, payload, timeoutMs, opts) {
       const ev = await queueEvents(key);
       const data = queues[key].payload.parse(payload);
       const job = await queue(key).add(queues[key].name, data, opts);
+      let abandon: ((err: Error) => void) | undefined;
+      const abandoned = new Promise<never>((_resolve, reject) => {
+        abandon = (err) => {
+          // A waiting job is removed; one a worker holds is locked and stays (it cannot be undone).
+          void job.remove().catch(() => {});
+          reject(err);
+        };
+      });
+      waiting.add(abandon as (err: Error) => void);
       // Once the caller has the outcome, the job (whose data holds the run's arguments, which may
       // be sensitive) goes at once instead of staying in Redis for an hour. A job still waiting
       // when the caller gave up is left to the worker's own expiry check.
       const drop = () => void job.remove().catch(() => {});
       let value: unknown;
       try {
-        value = await waitForResult(job, ev, timeoutMs, probe(key));
+        value = await Promise.race([waitForResult(job, ev, timeoutMs, probe(key)), abandoned]);
       } catch (err) {
         if (!(err instanceof QueueTimeoutError || err instanceof WorkerStoppedError)) drop();
         throw err;
+      } finally {
+        waiting.delete(abandon as (err: Error) => void);
       }
       drop();
       return queues[key].result.parse(value) as ResultOf<typeof key>;

@@ -1,4 +1,5 @@
 import { QueueTimeoutError, WorkerStoppedError } from '../errors/queue-errors.js';
+import { ServiceUnavailableError } from '../errors/request-errors.js';
 import type { QueueClient } from './client.js';
 import {
   runDeadline,
@@ -46,6 +47,8 @@ export function createScriptRunProducer({
         );
       } catch (err) {
         if (err instanceof WorkerStoppedError) return failed(err.message);
+        // Shutdown: the caller gets the 503 the process is about to stop with.
+        if (err instanceof ServiceUnavailableError) throw err;
         if (err instanceof QueueTimeoutError) {
           return failed(
             `script run gave no result within ${deadline} ms (no worker, or the worker died)`,

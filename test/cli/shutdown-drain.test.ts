@@ -87,4 +87,55 @@ describe('shutdown that drains (steward api, real process)', () => {
       expect(took).toBeLessThan(10_000);
     }, 60_000);
   }
+
+  it('answers a caller whose script run cannot finish with a clean 503, removes its job, and exits 0', async () => {
+    const { port, api, redis } = await started();
+    const json = async (method: string, url: string, body?: unknown, headers = {}) => {
+      const res = await fetch(`http://127.0.0.1:${port}${url}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
+    };
+    const admin = { username: 'admin', password: 'correct horse battery staple' };
+    await json('POST', '/api/setup', { ...admin, confirm_password: admin.password });
+    const login = await json('POST', '/api/auth/login', admin);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const session = await json('GET', '/api/session', undefined, { cookie });
+    const auth = {
+      authorization: `Bearer ${(session.body as { access_token: string }).access_token}`,
+    };
+    await json('POST', '/api/scripts', { name: 'wait.star', source: 'result = 1\n' }, auth);
+    await json('POST', '/api/scripts/wait.star/approve', undefined, auth);
+    // No worker runs: the caller would wait its whole deadline.
+    const pending = json('POST', '/api/scripts/wait.star/test', { args: {} }, auth);
+    await new Promise((r) => setTimeout(r, 500));
+    const exited = new Promise<number | null>((r) => api.once('exit', (code) => r(code)));
+    const signalled = Date.now();
+    api.kill('SIGTERM');
+    const answer = await pending;
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual({
+      error: 'service_unavailable',
+      message: 'Steward is shutting down and this run could not finish; try again',
+    });
+    expect(await exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    // The job no worker took went with its caller: nothing is left to run later.
+    const { Queue } = await import('bullmq');
+    const queue = new Queue('script-runs', {
+      connection: { url: redis.url, maxRetriesPerRequest: null },
+      prefix: 'dr:bull',
+    });
+    try {
+      expect(await queue.getJobCounts('waiting', 'active', 'delayed')).toEqual({
+        waiting: 0,
+        active: 0,
+        delayed: 0,
+      });
+    } finally {
+      await queue.close();
+    }
+  }, 60_000);
 });
