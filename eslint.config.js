@@ -16,7 +16,8 @@ const BELOW_DOMAIN = ['runtime', 'queue', 'store', 'net', 'starlark', ...BASE];
  * The layering, top to bottom: cli > api, mcp > workers > scripts, secrets, schedules, auth,
  * engine, chat > runtime > queue > store, net, starlark > errors, config, log. Data flows down;
  * nothing imports a folder above it. Within a floor only the edges listed here exist: `api`
- * mounts the MCP server over HTTP, `schedules` runs scripts and agents, `config` and `log` may
+ * mounts the MCP server over HTTP, `schedules` runs scripts and agents and delivers to chats,
+ * `chat` talks to the engine and redacts, `config` and `log` may
  * use the error catalogue and `log` the config types. `api` and `mcp` reach the workers through
  * queue contracts, never by import.
  */
@@ -27,10 +28,10 @@ export const mayImport = {
   workers: [...DOMAIN, ...BELOW_DOMAIN],
   scripts: BELOW_DOMAIN,
   secrets: BELOW_DOMAIN,
-  schedules: ['scripts', 'secrets', 'engine', ...BELOW_DOMAIN],
+  schedules: ['scripts', 'secrets', 'engine', 'chat', ...BELOW_DOMAIN],
   auth: BELOW_DOMAIN,
   engine: BELOW_DOMAIN,
-  chat: BELOW_DOMAIN,
+  chat: ['engine', 'secrets', ...BELOW_DOMAIN],
   runtime: ['queue', 'store', ...BASE],
   queue: ['store', 'net', 'starlark', ...BASE],
   store: BASE,

@@ -2,7 +2,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const benches = ['startup', 'starlark', 'redact', 'scripts', 'soak', 'shutdown', 'mcp', 'engine', 'schedules'];
+const benches = [
+  'startup',
+  'starlark',
+  'redact',
+  'scripts',
+  'soak',
+  'shutdown',
+  'mcp',
+  'engine',
+  'schedules',
+];
 let failed = 0;
 for (const name of benches) {
   const file = new URL(`./${name}.mjs`, import.meta.url);

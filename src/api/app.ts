@@ -38,6 +38,8 @@ import { scriptRoutes } from './routes/scripts.js';
 import { secretRoutes } from './routes/secrets.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { setupRoutes } from './routes/setup.js';
+import { chatAdminRoutes } from './routes/chat.js';
+import type { ChatAccess } from '../chat/chat-access.js';
 
 /** What the HTTP application needs; `src/cli` builds it once per process. */
 export interface AppDeps {
@@ -53,6 +55,8 @@ export interface AppDeps {
   redaction: RedactionService;
   schedules: ScheduleService;
   engine: EngineModule;
+  /** Who may talk to the chat bot: pairing requests and approved identities. */
+  chat: ChatAccess;
   /** The MCP tools, loaded on the first `/mcp` request. */
   toolset(): Promise<Toolset>;
 }
@@ -132,6 +136,7 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
         });
         await secured.register(sessionRoutes, { sessions: engine.sessions });
         await secured.register(modelRoutes, { models: engine.models });
+        await secured.register(chatAdminRoutes, { access: deps.chat });
       });
     },
     { prefix: '/api' },

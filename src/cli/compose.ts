@@ -1,4 +1,11 @@
 import type { AppDeps } from '../api/app.js';
+import { createChatGateway, type ChatGateway } from '../chat/chat-gateway.js';
+import { createChatModule, type ChatModule } from '../chat/chat-module.js';
+import type { ChatProvider } from '../chat/provider.js';
+import { createChatDeliveryProvider } from '../schedules/delivery/chat-provider.js';
+import { createStreamRedactor } from '../secrets/stream-redactor.js';
+import { createChatRepository } from '../store/chat-repository.js';
+import { createTokenBucketRepository } from '../store/token-bucket-repository.js';
 import { threadCount } from '../api/threads.js';
 import { createAuthModule, type AuthModule } from '../auth/module.js';
 import { createEngineModule, type EngineModule } from '../engine/engine-module.js';
@@ -43,7 +50,13 @@ export interface Core {
   scriptRunner: ScriptRunner;
   /** Outbound HTTP of this process (tools, script runs, webhooks): one client, one policy. */
   egress: Egress;
+  /** Chat providers, who may talk to the bot, and unasked sends (`chat_send`, deliveries). */
+  chat: ChatModule;
 }
+
+/** Sends per second per chat provider, cluster-wide, and the burst allowed (Telegram takes ~30/s). */
+const CHAT_SENDS_PER_SECOND = 5;
+const CHAT_SEND_BURST = 30;
 
 export async function buildCore(ctx: Context): Promise<Core> {
   const { redis, config, log } = ctx;
@@ -80,7 +93,16 @@ export async function buildCore(ctx: Context): Promise<Core> {
     maxBodyBytes: config.egress.max_body_bytes,
     maxRedirects: config.egress.max_redirects,
   });
-  return { stats, secrets, redaction, redact, scripts, scriptRunner, egress };
+  const buckets = createTokenBucketRepository(redis);
+  const chat = createChatModule({
+    config: config.chat,
+    getSecret: (name) => secrets.get(name),
+    repo: createChatRepository(redis),
+    redact,
+    takeSend: (provider) => buckets.take('chat', provider, CHAT_SENDS_PER_SECOND, CHAT_SEND_BURST),
+    log,
+  });
+  return { stats, secrets, redaction, redact, scripts, scriptRunner, egress, chat };
 }
 
 /** The tools of `steward mcp` and of the API's `/mcp` endpoint. */
@@ -89,6 +111,7 @@ export function toolsetDeps(core: Core): ToolsetDeps {
     redact: core.redact,
     egress: core.egress,
     scripts: { scripts: core.scripts, runner: core.scriptRunner },
+    ...(core.chat.configured.length > 0 ? { chat: core.chat.outbox } : {}),
   };
 }
 
@@ -108,6 +131,8 @@ export function scriptWorkerDeps(core: Core): ScriptRunWorkerDeps {
 export interface ServerParts {
   engine: EngineModule;
   schedules: Schedules;
+  /** The chat gateway (started by worker roles), when a chat provider is configured. */
+  gateway: ChatGateway | null;
 }
 
 export async function buildServerParts(
@@ -140,8 +165,34 @@ export async function buildServerParts(
         }
       : {}),
     scriptExists: async (name) => (await core.scripts.store.get(name)) !== null,
+    providers: Object.fromEntries(
+      core.chat.configured.map((name) => [
+        name,
+        createChatDeliveryProvider(core.chat.outbox, name),
+      ]),
+    ),
   });
-  return { engine, schedules };
+  const gateway =
+    core.chat.configured.length > 0
+      ? createChatGateway({
+          providers: async () =>
+            (await Promise.all(core.chat.configured.map((name) => core.chat.build(name)))).filter(
+              (p): p is ChatProvider => p !== null,
+            ),
+          access: core.chat.access,
+          repo: createChatRepository(ctx.redis),
+          engine: {
+            client: engine.client,
+            hub: engine.hub,
+            sessions: engine.sessions,
+            models: engine.models,
+          },
+          createRedactor: () => createStreamRedactor(core.redaction.current()),
+          scope: ctx.config.chat.session_scope,
+          log: ctx.log.child({ component: 'chat' }),
+        })
+      : null;
+  return { engine, schedules, gateway };
 }
 
 /** Everything `buildApp` registers, from the core, the server parts and authentication. */
@@ -181,6 +232,7 @@ export async function buildAppDeps(
     redaction: core.redaction,
     schedules: parts.schedules.service,
     engine: parts.engine,
+    chat: core.chat.access,
     toolset: lazyToolset(ctx, core),
   };
 }

@@ -94,6 +94,7 @@ async function runServerRole(options: RoleOptions, role: ServerRole): Promise<vo
     standby?: StandbyServer;
     app?: FastifyInstance | null;
     workers?: { close(): Promise<void> } | null;
+    gateway?: { stop(): Promise<void> } | null;
     engine?: { stop(): Promise<void> };
   } = {};
   options.standby?.release();
@@ -122,7 +123,12 @@ async function runServerRole(options: RoleOptions, role: ServerRole): Promise<vo
         await finishes(closed, 500);
       }
     }
-    if (running.workers && !(await finishes(running.workers.close(), workersCloseBudgetMs))) {
+    // The chat lease is let go at once (another worker takes the chats over without waiting
+    // for it to expire), beside the workers' drain.
+    const closing = [running.gateway?.stop(), running.workers?.close()].filter(
+      (p) => p !== undefined,
+    );
+    if (closing.length > 0 && !(await finishes(Promise.all(closing), workersCloseBudgetMs))) {
       ctx.log.warn('script runs still running at shutdown; leaving them');
     }
     if (running.engine) await finishes(running.engine.stop(), engineStopBudgetMs);
@@ -142,6 +148,10 @@ async function runServerRole(options: RoleOptions, role: ServerRole): Promise<vo
   running.workers = role.workers
     ? await startWorkers(ctx, { schedules: parts.schedules, scriptRuns: scriptWorkerDeps(core) })
     : null;
+  if (role.workers && parts.gateway) {
+    running.gateway = parts.gateway;
+    parts.gateway.start();
+  }
   const appDeps = role.http ? await buildAppDeps(ctx, core, parts) : null;
   if (appDeps) await announceSetupToken(ctx, appDeps.auth);
   running.app = appDeps

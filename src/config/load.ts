@@ -28,6 +28,10 @@ export const envOverrides: ReadonlyArray<
   ['STEWARD_MCP_TOKEN', 'mcp.http.token', 'string'],
   // Host names an engine in another container calls the API by (`api` in docker-compose.yml).
   ['STEWARD_MCP_ALLOWED_HOSTS', 'mcp.http.allowed_hosts', 'list'],
+  ['STEWARD_CHAT_SESSION_SCOPE', 'chat.session_scope', 'string'],
+  ['STEWARD_TELEGRAM_TOKEN_SECRET', 'chat.telegram.token_secret', 'string'],
+  ['STEWARD_TELEGRAM_ALLOW', 'chat.telegram.allow', 'list'],
+  ['STEWARD_TELEGRAM_API_ROOT', 'chat.telegram.api_root', 'string'],
 ];
 
 export interface LoadConfigOptions {

@@ -174,6 +174,23 @@ export const configSchema = strict({
     channels: z.record(z.string(), z.string().url()).default({}),
     retries: z.number().int().nonnegative().default(3),
   }).prefault({}),
+  /** The chat gateway (DESIGN "Chat gateway"); a provider is on when its section is present. */
+  chat: strict({
+    /** `active`: messages go to the active session (SPEC); `per_chat`: one session per chat. */
+    session_scope: z.enum(['active', 'per_chat']).default('active'),
+    telegram: strict({
+      /** Name of the Steward secret holding the bot token (encrypted at rest, redacted). */
+      token_secret: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'expected a secret name such as TELEGRAM_TOKEN'),
+      /** Telegram user ids allowed to talk to the bot without pairing. */
+      allow: z
+        .array(z.union([z.number().int(), z.string().regex(/^\d+$/)]).transform(String))
+        .default([]),
+      /** The Bot API root; egress rules do not apply to it. */
+      api_root: z.string().url().default('https://api.telegram.org'),
+    }).optional(),
+  }).prefault({}),
   calendar: strict({
     feeds: z.array(strict({ name: z.string().min(1), url: z.string().url() })).default([]),
   }).prefault({}),

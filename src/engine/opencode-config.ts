@@ -152,6 +152,14 @@ export function stewardMcpEnv(config: LoadedConfig, redisUrl: string): Record<st
     STEWARD_LOG_LEVEL: config.log.level,
     ...(config.secrets.key ? { STEWARD_SECRETS_KEY: config.secrets.key } : {}),
     ...(config.file ? { STEWARD_CONFIG: path.resolve(config.file) } : {}),
+    // `chat_send` needs the provider's settings even when they came from overrides, not a file.
+    ...(config.chat.telegram
+      ? {
+          STEWARD_TELEGRAM_TOKEN_SECRET: config.chat.telegram.token_secret,
+          STEWARD_TELEGRAM_ALLOW: config.chat.telegram.allow.join(','),
+          STEWARD_TELEGRAM_API_ROOT: config.chat.telegram.api_root,
+        }
+      : {}),
   };
 }
 

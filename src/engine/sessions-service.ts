@@ -13,8 +13,11 @@ export interface SessionsServiceOptions {
 export interface SessionsService {
   /** Every top-level session, newest first, each with `active`. */
   list(): Promise<SessionView[]>;
-  /** Creates a session with the current default model and makes it the active one. */
-  create(): Promise<SessionView>;
+  /**
+   * Creates a session with the current default model and makes it the active one (unless
+   * `activate` is false: a chat's own session under `per_chat` scope).
+   */
+  create(options?: { activate?: boolean; title?: string }): Promise<SessionView>;
   get(id: string): Promise<SessionView>;
   remove(id: string): Promise<{ ok: true }>;
   messages(id: string, limit: number): Promise<MessageView[]>;
@@ -35,11 +38,14 @@ export function createSessionsService(options: SessionsServiceOptions): Sessions
       ]);
       return sessions.map((s) => ({ ...toSessionView(s), active: s.id === active }));
     },
-    async create() {
+    async create(options = {}) {
       const model = await readDefaultModel(preferences);
       // The model is pinned on the session, so a later change of the default leaves it alone.
-      const session = await client.createSession(model ? { model } : {});
-      await preferences.setActiveSession(session.id);
+      const session = await client.createSession({
+        ...(model ? { model } : {}),
+        ...(options.title ? { title: options.title } : {}),
+      });
+      if (options.activate !== false) await preferences.setActiveSession(session.id);
       log.info({ sessionID: session.id, model }, 'session created');
       return toSessionView(session);
     },

@@ -39,6 +39,7 @@ export const internalErrorCodes = [
   'queue_timeout',
   'worker_stopped',
   'delivery_failed',
+  'chat_send_failed',
   'tool_failed',
 ] as const;
 

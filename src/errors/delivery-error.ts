@@ -2,6 +2,8 @@ import { AppError } from './catalogue.js';
 
 export interface DeliveryDetails extends Record<string, unknown> {
   permanent: boolean;
+  /** The message may have reached the provider: recorded `unknown`, never sent again. */
+  unknown: boolean;
 }
 
 /**
@@ -11,9 +13,9 @@ export interface DeliveryDetails extends Record<string, unknown> {
 export class DeliveryError extends AppError<DeliveryDetails> {
   declare readonly details: DeliveryDetails;
   readonly permanent: boolean;
-  constructor(message: string, permanent: boolean) {
-    super('delivery_failed', message, { permanent });
+  constructor(message: string, permanent: boolean, unknown = false) {
+    super('delivery_failed', message, { permanent: permanent || unknown, unknown });
     this.name = 'DeliveryError';
-    this.permanent = permanent;
+    this.permanent = permanent || unknown;
   }
 }

@@ -2,7 +2,9 @@ import type { Egress } from '../net/egress.js';
 import type { Context } from '../runtime/context.js';
 import { createToolRegistry, type ToolRegistry } from './registry.js';
 import type { ToolContext } from './tool-types.js';
+import type { ChatOutbox } from '../chat/chat-outbox.js';
 import { builtinTools } from './tools/index.js';
+import { chatTools } from './tools/chat-tools.js';
 import { scriptTools, type ScriptToolDeps } from './tools/script-tools.js';
 
 export interface Toolset {
@@ -17,6 +19,8 @@ export interface ToolsetDeps {
   egress: Egress;
   /** Absent in processes without the script services (the scripts tools are then not listed). */
   scripts?: Omit<ScriptToolDeps, 'allowlist'>;
+  /** Outbound chat (`chat_send`), listed when a chat provider is configured. */
+  chat?: Pick<ChatOutbox, 'configured' | 'send'>;
 }
 
 export function createToolset(ctx: Pick<Context, 'config' | 'log'>, deps: ToolsetDeps): Toolset {
@@ -25,6 +29,7 @@ export function createToolset(ctx: Pick<Context, 'config' | 'log'>, deps: Toolse
   const tools = [
     ...builtinTools(config),
     ...(deps.scripts ? scriptTools({ ...deps.scripts, allowlist: config.scripts.allowlist }) : []),
+    ...(deps.chat ? chatTools(deps.chat) : []),
   ];
   const registry = createToolRegistry(tools, (text) => deps.redact(text));
   return {

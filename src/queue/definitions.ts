@@ -14,6 +14,8 @@ export const deliveryPayload = z.object({
   provider: z.string(),
   channelId: z.string(),
   status: z.enum(['success', 'error']),
+  /** Why the run failed ('' on success); jobs queued before this field existed have none. */
+  error: z.string().default(''),
   output: z.string(),
   at: z.string(),
 });

@@ -106,6 +106,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
         provider: s.output_target.provider,
         channelId: s.output_target.channel_id,
         status: outcome.status,
+        error: outcome.error,
         output: outcome.output,
         at: outcome.finishedAt,
       });

@@ -83,8 +83,9 @@ export const scheduleSchema = z.object({
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
 
+/** A run's delivery: `unknown` when a send began and its outcome was lost (never repeated). */
 export const deliveryStatusSchema = z.object({
-  status: z.enum(['pending', 'success', 'error']),
+  status: z.enum(['pending', 'delivered', 'failed', 'unknown']),
   error: z.string().optional(),
 });
 

@@ -59,6 +59,18 @@ export const keys = {
   /** Pub/sub channel, not a key (see redactionChannel): "a tick has runs to take". */
   scheduleTickChannel: (prefix: string) => `${prefix}schedules:ticks`,
 
+  // Chat gateway
+  /** The gateway's leader lease (one poller per bot token, cluster-wide). */
+  chatLease: () => 'chat:leader',
+  /** Hash: pairing code → the pending request (identity, chat, expiry). */
+  chatPairings: () => 'chat:pairings',
+  /** Hash: "provider:user id" → the approved identity (its chat id, name, when). */
+  chatIdentities: () => 'chat:identities',
+  /** Hash: "provider:chat id" → its engine session (session scope `per_chat`). */
+  chatSessions: () => 'chat:sessions',
+  /** Hash: message part → sending | sent, for one (run or call, target) delivery. */
+  chatDelivery: (deliveryId: string) => `chat:delivery:${deliveryId}`,
+
   // Engine
   activeSession: () => 'engine:active_session',
   defaultModel: () => 'engine:default_model',

@@ -79,7 +79,7 @@ describe('output delivery', () => {
 
   it('POSTs {schedule, status, output, at} to the channel URL, redacted, and records success', async () => {
     const { s, entry } = await runWith({ provider: 'webhook', channel_id: 'ops' });
-    expect(entry.delivery).toEqual({ status: 'success' });
+    expect(entry.delivery).toEqual({ status: 'delivered' });
     const got = received.find((r) => r.body.schedule_id === s.id);
     expect(got?.path).toBe('/hook');
     expect(got?.body).toMatchObject({
@@ -94,7 +94,7 @@ describe('output delivery', () => {
     const { s, entry } = await runWith({ provider: 'webhook', channel_id: 'broken' });
     expect(entry.status).toBe('success');
     expect(entry.output).toBe('report with [REDACTED:TOKEN]');
-    expect(entry.delivery).toEqual({ status: 'error', error: expect.stringMatching(/HTTP 503/) });
+    expect(entry.delivery).toEqual({ status: 'failed', error: expect.stringMatching(/HTTP 503/) });
     expect(failures).toBe(2);
     expect((await h.schedules.service.get(s.id)).last_run_status).toBe('success');
   });
@@ -113,7 +113,7 @@ describe('output delivery', () => {
     async (provider) => {
       const { entry } = await runWith({ provider, channel_id: '123' });
       expect(entry.status).toBe('success');
-      expect(entry.delivery).toEqual({ status: 'error', error: 'provider not configured' });
+      expect(entry.delivery).toEqual({ status: 'failed', error: 'provider not configured' });
     },
   );
 });

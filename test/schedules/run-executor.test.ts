@@ -211,6 +211,7 @@ describe('run executor', () => {
         provider: 'webhook',
         channelId: 'ops',
         status: 'success',
+        error: '',
         output: run?.output,
         at: run?.finished_at,
       },

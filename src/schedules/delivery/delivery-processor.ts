@@ -13,7 +13,8 @@ export interface DeliveryJob {
 /**
  * Processes one `deliveries` job: sends through the provider and records the outcome in the
  * run's history entry. Transient failures are rethrown so BullMQ retries with backoff; the last
- * attempt, or a permanent failure, is recorded as `delivery: {status: 'error'}`. The run's own
+ * attempt, or a permanent failure, is recorded as `delivery: {status: 'failed'}` (`unknown` when the
+ * message may have gone out). The run's own
  * result was written before delivery started, so nothing here can lose it.
  */
 export function createDeliveryProcessor(deps: {
@@ -26,7 +27,7 @@ export function createDeliveryProcessor(deps: {
     const provider = deps.providers[p.provider as ProviderName];
     if (!provider) {
       await deps.runState.setDelivery(p.scheduleId, p.runId, {
-        status: 'error',
+        status: 'failed',
         error: 'provider not configured',
       });
       return;
@@ -34,10 +35,12 @@ export function createDeliveryProcessor(deps: {
     const schedule = await deps.store.get(p.scheduleId);
     try {
       await provider.deliver(p.channelId, {
+        deliveryId: `${p.runId}:${p.provider}:${p.channelId}`,
         scheduleId: p.scheduleId,
         scheduleName: schedule?.name ?? p.scheduleId,
         runId: p.runId,
         status: p.status,
+        error: p.error,
         output: p.output,
         at: p.at,
       });
@@ -45,12 +48,13 @@ export function createDeliveryProcessor(deps: {
       const permanent = err instanceof DeliveryError && err.permanent;
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (!permanent && !lastAttempt) throw err;
+      const unknown = err instanceof DeliveryError && err.details.unknown;
       await deps.runState.setDelivery(p.scheduleId, p.runId, {
-        status: 'error',
+        status: unknown ? 'unknown' : 'failed',
         error: (err as Error).message,
       });
       return;
     }
-    await deps.runState.setDelivery(p.scheduleId, p.runId, { status: 'success' });
+    await deps.runState.setDelivery(p.scheduleId, p.runId, { status: 'delivered' });
   };
 }

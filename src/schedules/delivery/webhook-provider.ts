@@ -3,7 +3,7 @@ import { DeliveryError } from '../../errors/delivery-error.js';
 import type { DeliveryMessage, DeliveryProvider } from './provider.js';
 
 /**
- * POSTs `{schedule, status, output, at}` (plus ids) to the URL configured for the channel in
+ * POSTs `{schedule, status, error?, output, at}` (plus ids) to the URL configured for the channel in
  * `webhooks.channels`, through egress so the outbound rules apply.
  */
 export function createWebhookProvider(deps: {
@@ -22,6 +22,7 @@ export function createWebhookProvider(deps: {
         schedule_id: message.scheduleId,
         run_id: message.runId,
         status: message.status,
+        ...(message.error ? { error: message.error } : {}),
         output: message.output,
         at: message.at,
       });

@@ -65,8 +65,11 @@ export async function startScriptRunWorker(
     // runs. BullMQ hands the next job back with each completion, so no round trip is lost. More
     // threads than CPUs: the compute slots keep CPU-bound runs to one per CPU.
     concurrency: pool.threads,
-    // A dead worker's lock lapses within 3 s, which its callers watch for (queue/client.ts).
-    lockDuration: 3_000,
+    // A dead worker's lock lapses within 4 s, which its callers watch for (queue/client.ts), so
+    // they hear of its death within 5 s. Renewed every second: a live worker whose event loop
+    // lags up to 3 s (a busy machine) keeps its lock; an expired lock fails the run.
+    lockDuration: 4_000,
+    lockRenewTime: 1_000,
     stalledInterval: 2_000,
     maxStalledCount: 0,
   });

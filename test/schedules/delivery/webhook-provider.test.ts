@@ -6,10 +6,12 @@ import { createWebhookProvider } from '../../../src/schedules/delivery/webhook-p
 import { startServer, type LocalServer } from '../../net/local-server.js';
 
 const message: DeliveryMessage = {
+  deliveryId: 'r1:webhook:hook',
   scheduleId: 's1',
   scheduleName: 'daily',
   runId: 'r1',
   status: 'error',
+  error: 'boom',
   output: 'it broke',
   at: '2026-01-01T08:00:01.000Z',
 };
@@ -59,6 +61,7 @@ describe('webhook provider', () => {
       schedule_id: 's1',
       run_id: 'r1',
       status: 'error',
+      error: 'boom',
       output: 'it broke',
       at: '2026-01-01T08:00:01.000Z',
     });

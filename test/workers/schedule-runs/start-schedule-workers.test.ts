@@ -90,7 +90,7 @@ describe('startScheduleWorkers', () => {
     await h.schedules.service.trigger(s.id);
     const [run] = await waitFor(async () => {
       const r = await h!.schedules.store.runs(s.id);
-      return r[0]?.delivery?.status === 'success' ? r : null;
+      return r[0]?.delivery?.status === 'delivered' ? r : null;
     });
     expect(run).toMatchObject({ status: 'success', output: 'm.star', scheduled_at: null });
     expect(sent).toEqual([expect.objectContaining({ scheduleName: 'm', output: 'm.star' })]);

@@ -54,7 +54,7 @@ describe('script-runs worker', () => {
     const ai = [1, 2].map((i) =>
       core.scriptRunner
         .run({ name: 'doze.star', args: {}, origin: 'mcp' })
-        .then((r) => done.push(`ai ${i} ${r.success}`)),
+        .then((r) => done.push(`ai ${i} ${r.success}${r.success ? '' : `: ${r.error}`}`)),
     );
     await new Promise((r) => setTimeout(r, 300));
     // Of two threads the AI may hold one: the second doze waits, the person's run goes through.

@@ -1,0 +1,57 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ChatAccess } from '../../chat/chat-access.js';
+
+const pairingSchema = z.object({
+  code: z.string(),
+  provider: z.string(),
+  user_id: z.string(),
+  chat_id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+
+const identitySchema = z.object({
+  provider: z.string(),
+  user_id: z.string(),
+  chat_id: z.string(),
+  name: z.string(),
+  approved_at: z.string(),
+});
+
+const params = z.object({
+  code: z.string().regex(/^[A-Za-z0-9]{8}$/, 'a pairing code has 8 letters and digits'),
+});
+
+/**
+ * `/api/chat`: pairing requests from chat users the allow-lists do not name, and the identities
+ * approved so far (DESIGN "Chat gateway": deny by default).
+ */
+export const chatAdminRoutes: FastifyPluginAsync<{ access: ChatAccess }> = async (
+  app,
+  { access },
+) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/chat/pairings', { schema: { response: { 200: z.array(pairingSchema) } } }, async () =>
+    access.pairings(),
+  );
+
+  r.post(
+    '/chat/pairings/:code/approve',
+    { schema: { params, response: { 200: identitySchema } } },
+    async (req) => access.approve(req.params.code),
+  );
+
+  r.post(
+    '/chat/pairings/:code/deny',
+    { schema: { params, response: { 200: pairingSchema } } },
+    async (req) => access.deny(req.params.code),
+  );
+
+  r.get('/chat/identities', { schema: { response: { 200: z.array(identitySchema) } } }, async () =>
+    access.identities(),
+  );
+};

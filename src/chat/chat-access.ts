@@ -1,0 +1,133 @@
+import { randomInt } from 'node:crypto';
+import { NotFoundError } from '../errors/request-errors.js';
+import type { ChatRepository, StoredIdentity, StoredPairing } from '../store/chat-repository.js';
+import type { ChatProviderName, InboundMessage } from './provider.js';
+
+/** DESIGN "Chat gateway": a pairing code has 8 characters, lives 1 h, and at most 3 wait. */
+export const PAIRING_CODE_LENGTH = 8;
+export const PAIRING_TTL_MS = 60 * 60 * 1000;
+export const MAX_PENDING_PAIRINGS = 3;
+// No 0/O, 1/I/L: the code is read off a phone and typed into the admin UI.
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+
+export interface PairingView {
+  code: string;
+  provider: string;
+  user_id: string;
+  chat_id: string;
+  name: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export type IdentityView = StoredIdentity;
+
+/**
+ * Who may talk to the bot (deny by default) and where it may write: the configured allow-lists,
+ * identities the administrator approved from a pairing request, and configured channels.
+ */
+export interface ChatAccess {
+  allowed(provider: ChatProviderName, userId: string): Promise<boolean>;
+  /** A pairing code for an unknown sender (the same one while it is pending); null when too many wait. */
+  requestPairing(message: InboundMessage): Promise<{ code: string; created: boolean } | null>;
+  pairings(): Promise<PairingView[]>;
+  identities(): Promise<IdentityView[]>;
+  /** Approves a pending code (NotFoundError if unknown or expired). */
+  approve(code: string): Promise<IdentityView>;
+  deny(code: string): Promise<PairingView>;
+  /** Whether the bot may send to `chatId` unasked (`chat_send`, schedule output). */
+  reachable(provider: ChatProviderName, chatId: string): Promise<boolean>;
+}
+
+export interface ChatAccessDeps {
+  repo: Pick<
+    ChatRepository,
+    | 'requestPairing'
+    | 'pendingPairings'
+    | 'takePairing'
+    | 'approveIdentity'
+    | 'identity'
+    | 'identities'
+  >;
+  /** Configured user ids per provider (their private chats are reachable too). */
+  allow: Partial<Record<ChatProviderName, readonly string[]>>;
+  /** Configured channels per provider, where the bot may post. */
+  channels?: Partial<Record<ChatProviderName, readonly string[]>>;
+  now?: () => number;
+}
+
+export function newPairingCode(): string {
+  let code = '';
+  for (let i = 0; i < PAIRING_CODE_LENGTH; i++)
+    code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return code;
+}
+
+const view = (p: StoredPairing): PairingView => ({
+  code: p.code,
+  provider: p.provider,
+  user_id: p.user_id,
+  chat_id: p.chat_id,
+  name: p.name,
+  created_at: p.created_at,
+  expires_at: new Date(p.expires_at).toISOString(),
+});
+
+export function createChatAccess(deps: ChatAccessDeps): ChatAccess {
+  const { repo } = deps;
+  const now = deps.now ?? Date.now;
+  const configured = (provider: ChatProviderName, userId: string) =>
+    deps.allow[provider]?.includes(userId) ?? false;
+
+  const take = async (code: string) => {
+    const pairing = await repo.takePairing(code.toUpperCase(), now());
+    if (!pairing) throw new NotFoundError(`no pending pairing request with code ${code}`);
+    return pairing;
+  };
+
+  return {
+    async allowed(provider, userId) {
+      return configured(provider, userId) || (await repo.identity(provider, userId)) !== null;
+    },
+    async requestPairing(message) {
+      const at = now();
+      return repo.requestPairing(
+        {
+          code: newPairingCode(),
+          identity: `${message.provider}:${message.userId}`,
+          provider: message.provider,
+          user_id: message.userId,
+          chat_id: message.chatId,
+          name: message.userName.slice(0, 200),
+          created_at: new Date(at).toISOString(),
+          expires_at: at + PAIRING_TTL_MS,
+        },
+        MAX_PENDING_PAIRINGS,
+      );
+    },
+    async pairings() {
+      return (await repo.pendingPairings(now())).map(view);
+    },
+    identities: () => repo.identities(),
+    async approve(code) {
+      const pairing = await take(code);
+      const identity: StoredIdentity = {
+        provider: pairing.provider,
+        user_id: pairing.user_id,
+        chat_id: pairing.chat_id,
+        name: pairing.name,
+        approved_at: new Date(now()).toISOString(),
+      };
+      await repo.approveIdentity(identity);
+      return identity;
+    },
+    async deny(code) {
+      return view(await take(code));
+    },
+    async reachable(provider, chatId) {
+      if (configured(provider, chatId)) return true;
+      if (deps.channels?.[provider]?.includes(chatId)) return true;
+      return (await repo.identities()).some((i) => i.provider === provider && i.chat_id === chatId);
+    },
+  };
+}

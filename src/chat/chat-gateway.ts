@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import type { EngineClient } from '../engine/client.js';
+import type { EventHub } from '../engine/event-hub.js';
+import type { ModelsService } from '../engine/models-service.js';
+import type { SessionsService } from '../engine/sessions-service.js';
+import { isAppError } from '../errors/catalogue.js';
+import type { Logger } from '../log/logger.js';
+import type { StreamRedactor } from '../secrets/stream-redactor.js';
+import type { ChatRepository } from '../store/chat-repository.js';
+import type { ChatAccess } from './chat-access.js';
+import { PAIRING_TTL_MS } from './chat-access.js';
+import type { ChatProvider, InboundMessage, ProviderStatus } from './provider.js';
+import { createReplyStream } from './reply-stream.js';
+
+export type SessionScope = 'active' | 'per_chat';
+
+export interface ChatGatewayDeps {
+  /** Builds the configured providers (their tokens read from the secrets); none is an empty list. */
+  providers: () => Promise<ChatProvider[]>;
+  access: Pick<ChatAccess, 'allowed' | 'requestPairing'>;
+  repo: Pick<ChatRepository, 'holdLease' | 'releaseLease' | 'sessionOf' | 'setSessionOf'>;
+  engine: {
+    client: Pick<EngineClient, 'promptAsync' | 'getSession'>;
+    hub: Pick<EventHub, 'subscribe' | 'whenConnected'>;
+    sessions: Pick<SessionsService, 'create' | 'activeSessionId'>;
+    models: Pick<ModelsService, 'list'>;
+  };
+  createRedactor: () => StreamRedactor;
+  scope: SessionScope;
+  log: Logger;
+  /** The leader lease: held this long past each renewal, renewed (or sought) every `renewMs`. */
+  leaseMs?: number;
+  renewMs?: number;
+  editIntervalMs?: number;
+  /** A reply not finished by then ends with a line saying so. */
+  replyTimeoutMs?: number;
+}
+
+export interface ChatGateway {
+  /** Seeks the leader lease and, while this process holds it, receives from every provider. */
+  start(): void;
+  stop(): Promise<void>;
+  isLeader(): boolean;
+  statuses(): Record<string, ProviderStatus>;
+}
+
+/**
+ * The chat gateway: one leader cluster-wide receives messages (Telegram allows one poller per
+ * bot), checks who wrote, and hands each allowed message to its engine session, streaming the
+ * reply back. The lease lives `leaseMs` (10 s) and is renewed every `renewMs` (3 s), so a
+ * standby takes over within 13 s of a leader's death; a leader that cannot renew stops
+ * receiving at once, so two pollers never overlap.
+ */
+export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
+  const { log, repo, engine } = deps;
+  const leaseMs = deps.leaseMs ?? 10_000;
+  const renewMs = deps.renewMs ?? 3_000;
+  const owner = randomUUID();
+  let providers: ChatProvider[] = [];
+  let leader = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let ticking: Promise<void> = Promise.resolve();
+  // One turn at a time per engine session: two turns at once would interleave their events.
+  const turns = new Map<string, Promise<void>>();
+
+  async function becomeLeader() {
+    const built = await deps.providers();
+    const started: ChatProvider[] = [];
+    for (const provider of built) {
+      try {
+        await provider.start((message) => void receive(provider, message));
+        started.push(provider);
+      } catch (err) {
+        log.error({ err, provider: provider.name }, 'chat provider did not start');
+      }
+    }
+    providers = started;
+    leader = true;
+    log.info({ providers: started.map((p) => p.name) }, 'chat gateway leading');
+  }
+
+  async function stepDown(why: string) {
+    const running = providers;
+    providers = [];
+    leader = false;
+    await Promise.allSettled(running.map((p) => p.stop()));
+    log.info({ why }, 'chat gateway standing by');
+  }
+
+  async function tick() {
+    let held = false;
+    try {
+      held = await repo.holdLease(owner, leaseMs);
+    } catch (err) {
+      log.warn({ err }, 'chat lease not renewed');
+    }
+    if (stopped) return;
+    if (held && !leader) await becomeLeader();
+    else if (!held && leader) await stepDown('lease lost');
+    else if (leader && providers.some((p) => p.status().state === 'error')) {
+      // A provider whose receiving died (a network failure grammY gave up on) starts again.
+      await stepDown('provider failed');
+    }
+  }
+
+  const loop = () => {
+    ticking = ticking
+      .then(tick)
+      .catch((err: unknown) => log.error({ err }, 'chat gateway tick failed'));
+    void ticking.finally(() => {
+      if (!stopped) timer = setTimeout(loop, renewMs);
+    });
+  };
+
+  async function sessionFor(message: InboundMessage): Promise<string> {
+    if (deps.scope === 'per_chat') {
+      const known = await repo.sessionOf(message.provider, message.chatId);
+      if (known) return known;
+      return newSession(message);
+    }
+    return (await engine.sessions.activeSessionId()) ?? newSession(message);
+  }
+
+  async function newSession(message: InboundMessage): Promise<string> {
+    if (deps.scope === 'per_chat') {
+      const session = await engine.sessions.create({
+        activate: false,
+        title: `${message.provider} chat ${message.chatId}`,
+      });
+      await repo.setSessionOf(message.provider, message.chatId, session.id);
+      return session.id;
+    }
+    return (await engine.sessions.create()).id;
+  }
+
+  async function status(message: InboundMessage): Promise<string> {
+    const sessionId =
+      deps.scope === 'per_chat'
+        ? await repo.sessionOf(message.provider, message.chatId)
+        : await engine.sessions.activeSessionId();
+    const models = await engine.models.list().catch(() => null);
+    const model = models?.default
+      ? `${models.default.provider}/${models.default.model}`
+      : 'the engine default';
+    if (!sessionId) return `No session yet (a message starts one). Model: ${model}.`;
+    const session = await engine.client.getSession(sessionId).catch(() => null);
+    const title = session?.title ? ` "${session.title}"` : '';
+    return `Session ${sessionId}${title} (scope ${deps.scope}). Model: ${model}.`;
+  }
+
+  async function converse(provider: ChatProvider, message: InboundMessage, sessionId: string) {
+    const reply = createReplyStream({
+      provider,
+      chatId: message.chatId,
+      redactor: deps.createRedactor(),
+      editIntervalMs: deps.editIntervalMs ?? 1000,
+      onError: (err) => log.warn({ err, provider: provider.name }, 'chat reply not delivered'),
+    });
+    const off = engine.hub.subscribe(sessionId, (event) => reply.push(event));
+    const timeout = setTimeout(
+      () => reply.fail('Engine error: no complete reply in time'),
+      deps.replyTimeoutMs ?? 5 * 60_000,
+    );
+    try {
+      // The reply's first pieces are lost if the prompt goes out before the stream is open.
+      await engine.hub.whenConnected(5000);
+      await engine.client.promptAsync(sessionId, message.text);
+    } catch (err) {
+      reply.fail(`Engine error: ${isAppError(err) ? err.message : 'the AI engine failed'}`);
+    }
+    await reply.finished;
+    clearTimeout(timeout);
+    off();
+  }
+
+  async function handle(provider: ChatProvider, message: InboundMessage): Promise<void> {
+    if (!(await deps.access.allowed(message.provider, message.userId))) {
+      const pairing = await deps.access.requestPairing(message);
+      await provider.send(
+        message.chatId,
+        pairing
+          ? `This assistant is private. To talk to it, ask its administrator to approve pairing code ${pairing.code} (valid for ${PAIRING_TTL_MS / 60_000} minutes).`
+          : 'This assistant is private, and too many pairing requests are waiting. Try again later.',
+      );
+      return;
+    }
+    const command = /^\/(\w+)(?:@\w+)?\s*$/.exec(message.text.trim())?.[1];
+    if (command === 'new') {
+      const id = await newSession(message);
+      await provider.send(message.chatId, `New session ${id} started.`);
+      return;
+    }
+    if (command === 'status') {
+      await provider.send(message.chatId, await status(message));
+      return;
+    }
+    const sessionId = await sessionFor(message);
+    const previous = turns.get(sessionId) ?? Promise.resolve();
+    const turn = previous.then(() => converse(provider, message, sessionId));
+    turns.set(sessionId, turn);
+    await turn.finally(() => {
+      if (turns.get(sessionId) === turn) turns.delete(sessionId);
+    });
+  }
+
+  function receive(provider: ChatProvider, message: InboundMessage): void {
+    handle(provider, message).catch((err: unknown) =>
+      log.warn({ err, provider: provider.name }, 'chat message not handled'),
+    );
+  }
+
+  return {
+    start() {
+      if (timer || stopped) return;
+      loop();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await ticking;
+      if (leader) await stepDown('shutdown');
+      await repo.releaseLease(owner).catch(() => {});
+    },
+    isLeader: () => leader,
+    statuses: () => Object.fromEntries(providers.map((p) => [p.name, p.status()])),
+  };
+}

@@ -1,0 +1,140 @@
+import { autoRetry } from '@grammyjs/auto-retry';
+import { Bot, GrammyError, HttpError } from 'grammy';
+import { ChatSendError } from '../errors/chat-errors.js';
+import type { Logger } from '../log/logger.js';
+import type { ChatProvider, InboundMessage, ProviderStatus } from './provider.js';
+
+export interface TelegramProviderOptions {
+  token: string;
+  /** The Bot API root (no trailing slash); tests point it at a stand-in on loopback. */
+  apiRoot: string;
+  /** Removes secrets (the token among them) from text that reaches a log or an error. */
+  redact: (text: string) => string;
+  log: Logger;
+  /** Long-poll wait of getUpdates, in seconds (Telegram's own bound is 50). */
+  pollSeconds?: number;
+}
+
+/** Telegram's message limit (characters after entity parsing; Steward sends plain text). */
+export const TELEGRAM_MAX_CHARS = 4096;
+
+const refusedCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * Telegram on grammY: long polling through `bot.start`, sends through `bot.api` with the
+ * auto-retry plugin, which waits out a 429's `retry_after` (and retries 5xx: Telegram answered,
+ * so nothing was sent) before a call fails.
+ * Messages go as plain text, so a model's stray `*` or `<` never makes Telegram refuse one.
+ */
+export function createTelegramProvider(options: TelegramProviderOptions): ChatProvider {
+  const { redact, log } = options;
+  const bot = new Bot(options.token, { client: { apiRoot: options.apiRoot.replace(/\/+$/, '') } });
+  // Network failures are not retried here: a request that may have reached Telegram is never
+  // repeated blindly (the caller decides, from ChatSendError.sent).
+  bot.api.config.use(
+    autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 120, rethrowHttpErrors: true }),
+  );
+  let status: ProviderStatus = { state: 'stopped' };
+  let receiver: ((message: InboundMessage) => void) | null = null;
+
+  bot.on('message:text', (ctx) => {
+    const from = ctx.from;
+    if (!from || !receiver) return;
+    receiver({
+      provider: 'telegram',
+      chatId: String(ctx.chat.id),
+      userId: String(from.id),
+      userName: [from.first_name, from.last_name].filter(Boolean).join(' ') || from.username || '',
+      text: ctx.message.text,
+    });
+  });
+  bot.catch((err) => log.warn({ err: redact(String(err.error)) }, 'telegram update failed'));
+
+  /** A grammY failure as Steward's error, with the platform's words and no token. */
+  const failure = (method: string, err: unknown): ChatSendError => {
+    if (err instanceof GrammyError) {
+      const retryable = err.error_code === 429 || err.error_code >= 500;
+      return new ChatSendError(redact(`telegram ${method}: ${err.description}`), {
+        sent: false,
+        permanent: !retryable,
+      });
+    }
+    if (err instanceof HttpError) {
+      const cause = err.error as { code?: string } | undefined;
+      const refused = refusedCodes.has(cause?.code ?? '');
+      return new ChatSendError(redact(`telegram ${method}: ${err.message}`), {
+        sent: refused ? false : 'unknown',
+        permanent: false,
+      });
+    }
+    return new ChatSendError(redact(`telegram ${method}: ${String(err)}`), {
+      sent: 'unknown',
+      permanent: false,
+    });
+  };
+
+  return {
+    name: 'telegram',
+    maxMessageChars: TELEGRAM_MAX_CHARS,
+    start(onMessage) {
+      receiver = onMessage;
+      status = { state: 'starting' };
+      return new Promise<void>((resolve, reject) => {
+        let started = false;
+        bot
+          .start({
+            allowed_updates: ['message'],
+            timeout: options.pollSeconds ?? 30,
+            onStart: () => {
+              started = true;
+              status = { state: 'running' };
+              resolve();
+            },
+          })
+          .then(() => {
+            if (status.state === 'running') status = { state: 'stopped' };
+          })
+          .catch((err: unknown) => {
+            const error = redact(err instanceof Error ? err.message : String(err));
+            status = { state: 'error', error };
+            log.error({ error }, 'telegram polling stopped');
+            if (!started) reject(failure('getUpdates', err));
+          });
+      });
+    },
+    async stop() {
+      receiver = null;
+      if (bot.isRunning()) await bot.stop();
+      status = { state: 'stopped' };
+    },
+    async send(chatId, text) {
+      try {
+        const sent = await bot.api.sendMessage(chatId, text, {
+          link_preview_options: { is_disabled: true },
+        });
+        return String(sent.message_id);
+      } catch (err) {
+        throw failure('sendMessage', err);
+      }
+    },
+    async edit(chatId, messageId, text) {
+      try {
+        await bot.api.editMessageText(chatId, Number(messageId), text, {
+          link_preview_options: { is_disabled: true },
+        });
+      } catch (err) {
+        // An edit to the text it already has is not a failure worth reporting.
+        if (err instanceof GrammyError && /message is not modified/i.test(err.description)) return;
+        throw failure('editMessageText', err);
+      }
+    },
+    async typing(chatId) {
+      try {
+        await bot.api.sendChatAction(chatId, 'typing');
+      } catch (err) {
+        throw failure('sendChatAction', err);
+      }
+    },
+    status: () => status,
+  };
+}

@@ -1,0 +1,130 @@
+import { keys } from './keys.js';
+import { callLua } from './lua-commands.js';
+import type { Redis } from './redis.js';
+
+/** A pairing request as stored: who asked, from which chat, until when it may be approved. */
+export interface StoredPairing {
+  code: string;
+  identity: string;
+  provider: string;
+  user_id: string;
+  chat_id: string;
+  name: string;
+  created_at: string;
+  expires_at: number;
+}
+
+/** An identity the administrator approved (or that paired), with the chat it wrote from. */
+export interface StoredIdentity {
+  provider: string;
+  user_id: string;
+  chat_id: string;
+  name: string;
+  approved_at: string;
+}
+
+export type DeliveryPartState = 'claimed' | 'sending' | 'sent';
+
+/**
+ * The chat gateway's state shared by every process: the leader lease, pairing requests,
+ * approved identities, per-chat sessions and the claims that make each delivery happen once.
+ */
+export interface ChatRepository {
+  /** Takes or renews the leader lease; true while `owner` holds it. */
+  holdLease(owner: string, ttlMs: number): Promise<boolean>;
+  releaseLease(owner: string): Promise<void>;
+  /**
+   * Stores `pairing` unless its identity already has a pending one (returned instead, with
+   * `created: false`); null when `maxPending` others are waiting.
+   */
+  requestPairing(
+    pairing: StoredPairing,
+    maxPending: number,
+  ): Promise<{ code: string; created: boolean } | null>;
+  /** Pending requests that have not expired, oldest first. */
+  pendingPairings(now: number): Promise<StoredPairing[]>;
+  /** Removes a pending request and returns it (null if unknown or expired). */
+  takePairing(code: string, now: number): Promise<StoredPairing | null>;
+  approveIdentity(identity: StoredIdentity): Promise<void>;
+  identity(provider: string, userId: string): Promise<StoredIdentity | null>;
+  identities(): Promise<StoredIdentity[]>;
+  sessionOf(provider: string, chatId: string): Promise<string | null>;
+  setSessionOf(provider: string, chatId: string, sessionId: string): Promise<void>;
+  /** Claims one part of a delivery before it is sent (see lua/chat-delivery-claim-1.lua). */
+  claimPart(deliveryId: string, part: number, keepMs: number): Promise<DeliveryPartState>;
+  markPartSent(deliveryId: string, part: number): Promise<void>;
+  /** The provider refused the part outright: it was not sent and may be tried again. */
+  releasePart(deliveryId: string, part: number): Promise<void>;
+}
+
+export function createChatRepository(redis: Redis): ChatRepository {
+  const field = (provider: string, id: string) => `${provider}:${id}`;
+  return {
+    async holdLease(owner, ttlMs) {
+      return (await callLua(redis, 'chatLease', keys.chatLease(), owner, ttlMs)) === 1;
+    },
+    async releaseLease(owner) {
+      await callLua(redis, 'chatLeaseRelease', keys.chatLease(), owner);
+    },
+    async requestPairing(pairing, maxPending) {
+      const reply = (await callLua(
+        redis,
+        'chatPairingCreate',
+        keys.chatPairings(),
+        Date.now(),
+        pairing.identity,
+        pairing.code,
+        JSON.stringify(pairing),
+        maxPending,
+      )) as [string, number] | null;
+      return reply ? { code: reply[0], created: reply[1] === 1 } : null;
+    },
+    async pendingPairings(now) {
+      const all = Object.values(await redis.hgetall(keys.chatPairings()));
+      return all
+        .map((raw) => JSON.parse(raw) as StoredPairing)
+        .filter((p) => p.expires_at > now)
+        .sort((a, b) => a.created_at.localeCompare(b.created_at));
+    },
+    async takePairing(code, now) {
+      const raw = (await callLua(redis, 'chatPairingTake', keys.chatPairings(), code, now)) as
+        string | null;
+      return raw ? (JSON.parse(raw) as StoredPairing) : null;
+    },
+    async approveIdentity(identity) {
+      await redis.hset(
+        keys.chatIdentities(),
+        field(identity.provider, identity.user_id),
+        JSON.stringify(identity),
+      );
+    },
+    async identity(provider, userId) {
+      const raw = await redis.hget(keys.chatIdentities(), field(provider, userId));
+      return raw ? (JSON.parse(raw) as StoredIdentity) : null;
+    },
+    async identities() {
+      return Object.values(await redis.hgetall(keys.chatIdentities())).map(
+        (raw) => JSON.parse(raw) as StoredIdentity,
+      );
+    },
+    sessionOf: (provider, chatId) => redis.hget(keys.chatSessions(), field(provider, chatId)),
+    async setSessionOf(provider, chatId, sessionId) {
+      await redis.hset(keys.chatSessions(), field(provider, chatId), sessionId);
+    },
+    async claimPart(deliveryId, part, keepMs) {
+      return (await callLua(
+        redis,
+        'chatDeliveryClaim',
+        keys.chatDelivery(deliveryId),
+        part,
+        keepMs,
+      )) as DeliveryPartState;
+    },
+    async markPartSent(deliveryId, part) {
+      await redis.hset(keys.chatDelivery(deliveryId), String(part), 'sent');
+    },
+    async releasePart(deliveryId, part) {
+      await redis.hdel(keys.chatDelivery(deliveryId), String(part));
+    },
+  };
+}

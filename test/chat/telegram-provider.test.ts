@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InboundMessage } from '../../src/chat/provider.js';
+import { createTelegramProvider } from '../../src/chat/telegram-provider.js';
+import { ChatSendError } from '../../src/errors/chat-errors.js';
+import { createLogger } from '../../src/log/logger.js';
+import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-stand-in.js';
+
+describe('Telegram provider (grammY against the Bot API stand-in)', { timeout: 30_000 }, () => {
+  let api: TelegramStandIn;
+  const redact = (text: string) => text.replaceAll(api.token, '[REDACTED]');
+  const provider = () =>
+    createTelegramProvider({
+      token: api.token,
+      apiRoot: api.apiRoot,
+      redact,
+      log: createLogger('silent'),
+      pollSeconds: 1,
+    });
+
+  beforeAll(async () => {
+    api = await startTelegramStandIn();
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('sends, edits and shows typing as plain text', async () => {
+    const tg = provider();
+    const id = await tg.send('42', 'Hello <b>there</b> *you*');
+    await tg.edit('42', id, 'Hello again');
+    await tg.edit('42', id, 'Hello again'); // not modified: not a failure
+    await tg.typing('42');
+    expect(api.chatTexts(42)).toEqual(['Hello again']);
+    const sent = api.calls.find((c) => c.method === 'sendMessage');
+    expect(sent?.body).toMatchObject({ chat_id: '42', text: 'Hello <b>there</b> *you*' });
+    expect(sent?.body.parse_mode).toBeUndefined();
+    expect(api.calls.some((c) => c.method === 'sendChatAction' && c.body.action === 'typing')).toBe(
+      true,
+    );
+  });
+
+  it("waits out a 429's retry_after and then sends", async () => {
+    const tg = provider();
+    api.failNext('sendMessage', {
+      code: 429,
+      description: 'Too Many Requests: retry after 1',
+      retry_after: 1,
+    });
+    const started = Date.now();
+    await tg.send('43', 'after the limit');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(api.chatTexts(43)).toEqual(['after the limit']);
+    const tries = api.calls.filter((c) => c.method === 'sendMessage' && c.body.chat_id === '43');
+    expect(tries).toHaveLength(2);
+  });
+
+  it('reports a refusal as not sent (400 permanent, 403 permanent) without the token', async () => {
+    const tg = provider();
+    api.failNext('sendMessage', { code: 400, description: 'Bad Request: chat not found' });
+    const refused = await tg.send('44', 'x').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ChatSendError);
+    expect((refused as ChatSendError).details).toEqual({ sent: false, permanent: true });
+    expect((refused as Error).message).toBe('telegram sendMessage: Bad Request: chat not found');
+    api.failNext('sendMessage', {
+      code: 403,
+      description: 'Forbidden: bot was blocked by the user',
+    });
+    const blocked = (await tg.send('44', 'x').catch((e: unknown) => e)) as ChatSendError;
+    expect(blocked.details).toEqual({ sent: false, permanent: true });
+  });
+
+  it('reports an unreachable API as not sent and never shows the token', async () => {
+    const tg = createTelegramProvider({
+      token: api.token,
+      apiRoot: 'http://127.0.0.1:9',
+      redact,
+      log: createLogger('silent'),
+    });
+    const err = (await tg.send('45', 'x').catch((e: unknown) => e)) as ChatSendError;
+    expect(err).toBeInstanceOf(ChatSendError);
+    expect(err.details.sent).toBe(false);
+    expect(err.message).not.toContain(api.token);
+  });
+
+  it('receives text messages by long polling, and stops', async () => {
+    const tg = provider();
+    const got: InboundMessage[] = [];
+    await tg.start((m) => got.push(m));
+    expect(tg.status().state).toBe('running');
+    api.userWrites({ id: 501, first_name: 'Ada' }, 'hi bot');
+    await api.waitFor(() => got.length === 1);
+    expect(got[0]).toEqual({
+      provider: 'telegram',
+      chatId: '501',
+      userId: '501',
+      userName: 'Ada',
+      text: 'hi bot',
+    });
+    await tg.stop();
+    expect(tg.status().state).toBe('stopped');
+    expect(api.polling.conflicts).toBe(0);
+  });
+});

@@ -1,0 +1,82 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createChatRepository, type StoredPairing } from '../../src/store/chat-repository.js';
+import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
+
+const pairing = (code: string, user: string, expiresIn = 60_000): StoredPairing => ({
+  code,
+  identity: `telegram:${user}`,
+  provider: 'telegram',
+  user_id: user,
+  chat_id: user,
+  name: `user ${user}`,
+  created_at: new Date().toISOString(),
+  expires_at: Date.now() + expiresIn,
+});
+
+describe('chat repository', () => {
+  const prefix = uniquePrefix('chat-repo');
+  const redis = storeRedis(prefix);
+  const repo = createChatRepository(redis);
+  afterAll(async () => {
+    redis.disconnect();
+    await dropPrefix(prefix);
+  });
+
+  it('gives the lease to one owner at a time, renewable, released only by its holder', async () => {
+    expect(await repo.holdLease('a', 500)).toBe(true);
+    expect(await repo.holdLease('b', 500)).toBe(false);
+    expect(await repo.holdLease('a', 500)).toBe(true);
+    await repo.releaseLease('b');
+    expect(await repo.holdLease('b', 500)).toBe(false);
+    await new Promise((r) => setTimeout(r, 650));
+    // A holder that stopped renewing loses the lease when it expires.
+    expect(await repo.holdLease('b', 500)).toBe(true);
+    await repo.releaseLease('b');
+    expect(await repo.holdLease('a', 500)).toBe(true);
+    await repo.releaseLease('a');
+  });
+
+  it('keeps one pending code per identity and at most the given number pending', async () => {
+    expect(await repo.requestPairing(pairing('AAAAAAAA', '1'), 3)).toEqual({
+      code: 'AAAAAAAA',
+      created: true,
+    });
+    // The same person asking again gets the same code.
+    expect(await repo.requestPairing(pairing('BBBBBBBB', '1'), 3)).toEqual({
+      code: 'AAAAAAAA',
+      created: false,
+    });
+    expect((await repo.requestPairing(pairing('CCCCCCCC', '2'), 3))?.created).toBe(true);
+    expect((await repo.requestPairing(pairing('DDDDDDDD', '3'), 3))?.created).toBe(true);
+    expect(await repo.requestPairing(pairing('EEEEEEEE', '4'), 3)).toBeNull();
+    expect((await repo.pendingPairings(Date.now())).map((p) => p.code).sort()).toEqual([
+      'AAAAAAAA',
+      'CCCCCCCC',
+      'DDDDDDDD',
+    ]);
+    // Taking decides once.
+    expect((await repo.takePairing('CCCCCCCC', Date.now()))?.user_id).toBe('2');
+    expect(await repo.takePairing('CCCCCCCC', Date.now())).toBeNull();
+    // A free place again.
+    expect((await repo.requestPairing(pairing('EEEEEEEE', '4'), 3))?.created).toBe(true);
+  });
+
+  it('drops expired requests: they neither count nor can be taken', async () => {
+    const other = createChatRepository(storeRedis(`${prefix}x:`));
+    expect((await other.requestPairing(pairing('FFFFFFFF', '5', 100), 1))?.created).toBe(true);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await other.takePairing('FFFFFFFF', Date.now())).toBeNull();
+    expect((await other.requestPairing(pairing('GGGGGGGG', '6'), 1))?.created).toBe(true);
+    await dropPrefix(`${prefix}x:`);
+  });
+
+  it('claims each part of a delivery once: claimed, then sent or sending', async () => {
+    expect(await repo.claimPart('run1:telegram:1', 0, 60_000)).toBe('claimed');
+    expect(await repo.claimPart('run1:telegram:1', 0, 60_000)).toBe('sending');
+    await repo.markPartSent('run1:telegram:1', 0);
+    expect(await repo.claimPart('run1:telegram:1', 0, 60_000)).toBe('sent');
+    expect(await repo.claimPart('run1:telegram:1', 1, 60_000)).toBe('claimed');
+    await repo.releasePart('run1:telegram:1', 1);
+    expect(await repo.claimPart('run1:telegram:1', 1, 60_000)).toBe('claimed');
+  });
+});
