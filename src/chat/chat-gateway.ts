@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { EngineClient } from '../engine/client.js';
 import type { EventHub } from '../engine/event-hub.js';
 import type { ModelsService } from '../engine/models-service.js';
@@ -47,17 +48,20 @@ export interface ChatGateway {
 /**
  * The chat gateway: one leader cluster-wide receives messages (Telegram allows one poller per
  * bot), checks who wrote, and hands each allowed message to its engine session, streaming the
- * reply back. The lease lives `leaseMs` (10 s) and is renewed every `renewMs` (3 s), so a
- * standby takes over within 13 s of a leader's death; a leader that cannot renew stops
- * receiving at once, so two pollers never overlap.
+ * reply back. The lease lives `leaseMs` (8 s) and is renewed every `renewMs` (2 s), so a
+ * standby takes over within 10 s of a leader's death (plus its own start), and a leader whose
+ * event loop lags up to 6 s keeps it; a leader that cannot renew stops receiving at once, so
+ * two pollers never overlap.
  */
 export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
   const { log, repo, engine } = deps;
-  const leaseMs = deps.leaseMs ?? 10_000;
-  const renewMs = deps.renewMs ?? 3_000;
-  const owner = randomUUID();
+  const leaseMs = deps.leaseMs ?? 8_000;
+  const renewMs = deps.renewMs ?? 2_000;
+  // Names the process, so an operator (or a test) can tell which one leads.
+  const owner = `${hostname()}:${process.pid}:${randomUUID()}`;
   let providers: ChatProvider[] = [];
   let leader = false;
+  let started = false;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let ticking: Promise<void> = Promise.resolve();
@@ -212,7 +216,8 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
 
   return {
     start() {
-      if (timer || stopped) return;
+      if (started || stopped) return;
+      started = true;
       loop();
     },
     async stop() {

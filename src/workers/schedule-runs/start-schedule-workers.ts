@@ -92,7 +92,16 @@ export async function startScheduleWorkers(
   const deliveries = new Worker(
     queues.deliveries.name,
     async (job: Job) => schedules.deliver(job),
-    { connection: deliveryConnection, prefix, concurrency: 4 },
+    {
+      connection: deliveryConnection,
+      prefix,
+      concurrency: 4,
+      // A dead worker's delivery is taken over within ~15 s; the next one finds its claims and
+      // skips what was sent, or records `unknown` for a part whose send it cannot know.
+      lockDuration: 10_000,
+      stalledInterval: 5_000,
+      maxStalledCount: 1,
+    },
   );
   deliveries.on('error', (err) => log.warn({ err: err.message }, 'deliveries worker error'));
   await Promise.all([worker.waitUntilReady(), deliveries.waitUntilReady()]);
