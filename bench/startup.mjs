@@ -30,6 +30,8 @@ for (let i = 0; i < 3; i++) {
       STEWARD_PORT: String(port),
       STEWARD_HOST: '127.0.0.1',
       STEWARD_LOG_LEVEL: 'error',
+      // Steward's own footprint: the engine it would supervise is a process of its own.
+      STEWARD_ENGINE_AUTOSTART: 'false',
       STEWARD_DATA_DIR: path.join(dir, 'data'),
       STEWARD_WORKSPACE: path.join(dir, 'ws'),
     },

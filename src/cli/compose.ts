@@ -156,8 +156,8 @@ export async function buildServerParts(
     egress: core.egress,
     redact: core.redact,
     runScript: scriptRunnerAdapter(core.scriptRunner),
-    // Agent schedules need an engine someone configured (engine.url or engine.command).
-    ...(ctx.config.engine.url || (ctx.config.engine.command?.length ?? 0) > 0
+    // Agent schedules need an engine: configured (engine.url, engine.command) or supervised here.
+    ...(engine.configured
       ? {
           runAgent: createAgentRunner({ engine: engine.client, log: ctx.log }),
           engineReachable: async () =>

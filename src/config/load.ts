@@ -25,6 +25,7 @@ export const envOverrides: ReadonlyArray<
   ['STEWARD_LOG_LEVEL', 'log.level', 'string'],
   ['STEWARD_ENGINE_URL', 'engine.url', 'string'],
   ['STEWARD_ENGINE_PASSWORD', 'engine.password', 'string'],
+  ['STEWARD_ENGINE_AUTOSTART', 'engine.autostart', 'boolean'],
   ['STEWARD_MCP_TOKEN', 'mcp.http.token', 'string'],
   // Host names an engine in another container calls the API by (`api` in docker-compose.yml).
   ['STEWARD_MCP_ALLOWED_HOSTS', 'mcp.http.allowed_hosts', 'list'],

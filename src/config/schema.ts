@@ -154,6 +154,11 @@ export const configSchema = strict({
     password: z.string().optional(),
     /** Command line of `opencode` (e.g. ["opencode"]); `serve` flags are added by Steward. */
     command: z.array(z.string()).optional(),
+    /**
+     * With neither `url` nor `command`, `steward start` supervises the OpenCode of the installed
+     * `opencode-ai` package (or `opencode` on PATH); false leaves Steward without an engine.
+     */
+    autostart: z.boolean().default(true),
     port: port.optional(),
     /** Extra OpenCode configuration merged into what Steward writes (providers, model). */
     config: z.record(z.string(), z.unknown()).default({}),

@@ -5,6 +5,7 @@ import { freePort } from '../store/embedded-redis.js';
 import type { EnginePreferencesRepository } from '../store/engine-preferences-repository.js';
 import { createEngineClient, type EngineClient } from './client.js';
 import { createEventHub, type EventHub } from './event-hub.js';
+import { findOpencode } from './find-opencode.js';
 import { createModelsService, type ModelsService } from './models-service.js';
 import { stewardMcpEnv } from './opencode-config.js';
 import { createSessionsService, type SessionsService } from './sessions-service.js';
@@ -27,6 +28,8 @@ export interface EngineModuleOptions {
 }
 
 export interface EngineModule {
+  /** Whether an engine was configured (`engine.url`, `engine.command`) or is supervised here. */
+  configured: boolean;
   client: EngineClient;
   hub: EventHub;
   sessions: SessionsService;
@@ -45,8 +48,15 @@ export interface EngineModule {
 export async function createEngineModule(options: EngineModuleOptions): Promise<EngineModule> {
   const { config, log, preferences } = options;
   const engine = config.engine;
-  const supervised =
-    (options.supervise ?? true) && !engine.url && (engine.command?.length ?? 0) > 0;
+  const supervise = options.supervise ?? true;
+  let command = engine.command;
+  if (supervise && !engine.url && !command && engine.autostart) {
+    const found = findOpencode(options.baseEnv?.PATH ?? '');
+    if (found) command = [found];
+    else log.warn('no AI engine: set engine.url or engine.command, or install opencode-ai');
+  }
+  const supervised = supervise && !engine.url && (command?.length ?? 0) > 0;
+  if (supervised && !engine.command) announceModel(config, command?.[0] ?? '', log);
 
   let supervisor: EngineSupervisor | null = null;
   let url = engine.url ?? DEFAULT_ENGINE_URL;
@@ -54,7 +64,7 @@ export async function createEngineModule(options: EngineModuleOptions): Promise<
   if (supervised) {
     const port = engine.port ?? (await freePort());
     supervisor = createEngineSupervisor({
-      config: { ...config, engine: { ...engine, port } },
+      config: { ...config, engine: { ...engine, command, port } },
       log: log.child({ component: 'engine' }),
       tools: { transport: 'stdio', env: stewardMcpEnv(config, options.redisUrl) },
       ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
@@ -72,6 +82,7 @@ export async function createEngineModule(options: EngineModuleOptions): Promise<
   const hub = createEventHub({ client, log });
 
   return {
+    configured: Boolean(engine.url) || (engine.command?.length ?? 0) > 0 || supervised,
     client,
     hub,
     sessions: createSessionsService({ client, preferences, log }),
@@ -93,4 +104,18 @@ export async function createEngineModule(options: EngineModuleOptions): Promise<
       await supervisor?.stop();
     },
   };
+}
+
+/** One line saying which model the engine answers with, or how to give it one. */
+function announceModel(config: LoadedConfig, bin: string, log: Logger): void {
+  const model = config.engine.config.model;
+  const providers = Object.keys((config.engine.config.provider ?? {}) as Record<string, unknown>);
+  if (typeof model === 'string') {
+    log.info({ opencode: bin, model, providers }, `AI engine: OpenCode with model ${model}`);
+    return;
+  }
+  log.warn(
+    { opencode: bin, providers },
+    'AI engine: OpenCode is running but no model is configured; set engine.config.model (and engine.config.provider with its API key) in steward.yaml, as the README\'s "AI engine" section shows',
+  );
 }

@@ -19,6 +19,8 @@ export interface ModelsList {
 export interface ModelsServiceOptions {
   client: EngineClient;
   preferences: EnginePreferencesRepository;
+  /** How long the provider list is served from memory (default PROVIDERS_TTL_MS). */
+  providersTtlMs?: number;
 }
 
 export interface ModelsService {
@@ -32,17 +34,40 @@ export const modelRefSchema = z.object({
   model: z.string().min(1, 'model is required'),
 });
 
+/** How long the engine's provider list is served from memory before it is asked again. */
+export const PROVIDERS_TTL_MS = 60_000;
+
 export function createModelsService(options: ModelsServiceOptions): ModelsService {
   const { client, preferences } = options;
+  const ttlMs = options.providersTtlMs ?? PROVIDERS_TTL_MS;
+  // The engine takes ~1.5 s to list its providers the first time: the list is kept, and once it
+  // is stale the old one is served while a fresh one is fetched (one fetch at a time).
+  let cached: { at: number; providers: EngineProviders } | null = null;
+  let fetching: Promise<EngineProviders> | null = null;
+  const fetchProviders = () =>
+    (fetching ??= client
+      .providers()
+      .then((providers) => {
+        cached = { at: Date.now(), providers };
+        return providers;
+      })
+      .finally(() => {
+        fetching = null;
+      }));
+  const providers = async (): Promise<EngineProviders> => {
+    if (!cached) return fetchProviders();
+    if (Date.now() - cached.at > ttlMs) void fetchProviders().catch(() => {});
+    return cached.providers;
+  };
 
   return {
     async list() {
-      const [providers, stored] = await Promise.all([
-        client.providers(),
+      const [providerList, stored] = await Promise.all([
+        providers(),
         readDefaultModel(preferences),
       ]);
-      const models = flatten(providers);
-      return { models, default: stored ?? (await engineDefault(client, providers)) };
+      const models = flatten(providerList);
+      return { models, default: stored ?? (await engineDefault(client, providerList)) };
     },
     async setDefault(input) {
       const parsed = modelRefSchema.safeParse(input);
@@ -50,9 +75,10 @@ export function createModelsService(options: ModelsServiceOptions): ModelsServic
         throw new BadRequestError(parsed.error.issues.map((i) => i.message).join('; '));
       }
       const wanted = parsed.data;
-      const known = flatten(await client.providers()).some(
-        (m) => m.provider_id === wanted.provider && m.model_id === wanted.model,
-      );
+      // A model added to the engine since the list was cached is looked up fresh.
+      const listed = (list: EngineProviders) =>
+        flatten(list).some((m) => m.provider_id === wanted.provider && m.model_id === wanted.model);
+      const known = listed(await providers()) || listed(await fetchProviders());
       if (!known) throw new BadRequestError(`unknown model ${wanted.provider}/${wanted.model}`);
       await preferences.setDefaultModel(JSON.stringify(wanted));
       return { ok: true, default: wanted };

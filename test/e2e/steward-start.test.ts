@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/store/embedded-redis.js';
+import { isolatedEnv } from '../support/opencode.js';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.js';
 
 const cli = path.resolve(__dirname, '../../dist/cli/main.js');
@@ -44,6 +45,7 @@ describe('steward start', () => {
         STEWARD_PORT: String(port),
         STEWARD_HOST: '127.0.0.1',
         STEWARD_LOG_LEVEL: 'warn',
+        STEWARD_ENGINE_AUTOSTART: 'false',
       },
       dir,
     );
@@ -80,6 +82,70 @@ describe('steward start', () => {
     // The process gives itself 9 s before forcing an exit with status 1.
     expect(await exited).toBe(0);
   });
+
+  it('with no engine configured, supervises the installed OpenCode and says how to give it a model', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'steward-autostart-'));
+    const { PATH: _path, ...engineEnv } = isolatedEnv(home);
+    const configFile = path.join(home, 'steward.yaml');
+    // JSON is YAML; the engine's own environment keeps it offline (see test/support/opencode.ts).
+    writeFileSync(configFile, JSON.stringify({ engine: { env: engineEnv } }));
+    const port = await freePort();
+    const child = startSteward(
+      {
+        REDIS_URL: testRedisUrl(),
+        STEWARD_REDIS_PREFIX: `${prefix}auto:`,
+        STEWARD_PORT: String(port),
+        STEWARD_HOST: '127.0.0.1',
+        STEWARD_LOG_LEVEL: 'info',
+        STEWARD_CONFIG: configFile,
+        STEWARD_DATA_DIR: path.join(home, 'data'),
+        STEWARD_WORKSPACE: path.join(home, 'workspace'),
+      },
+      home,
+    );
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${base}${url}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
+      await waitFor(
+        async () => ((await fetch(`${base}/api/setup/status`)).ok ? true : undefined),
+        60_000,
+      );
+      const admin = { username: 'admin', password: 'correct horse battery staple' };
+      expect(
+        (await post('/api/setup', { ...admin, confirm_password: admin.password })).status,
+      ).toBe(200);
+      const login = await post('/api/auth/login', admin);
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const session = await fetch(`${base}/api/session`, { headers: { cookie } });
+      const token = ((await session.json()) as { access_token: string }).access_token;
+      const auth = { authorization: `Bearer ${token}` };
+      const created = await waitFor(async () => {
+        const res = await post('/api/sessions', {}, auth);
+        return res.status === 200 ? ((await res.json()) as { id: string }) : undefined;
+      }, 90_000);
+      expect(created.id).toMatch(/^ses_/);
+      expect(out).toMatch(/no model is configured; set engine\.config\.model/);
+      // The models list is cached after the first call.
+      const first = await fetch(`${base}/api/models`, { headers: auth });
+      expect(first.status).toBe(200);
+      const started = Date.now();
+      expect((await fetch(`${base}/api/models`, { headers: auth })).status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 150_000);
 
   it('stops with a message naming the key when STEWARD_PORT is not a number', () => {
     const result = spawnSync(process.execPath, [cli, 'start'], {

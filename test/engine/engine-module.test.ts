@@ -28,10 +28,22 @@ describe('engine module wiring', () => {
     expect(mod.client.url).toBe('http://10.0.0.5:4096');
   });
 
-  it("falls back to OpenCode's default address", async () => {
-    const mod = await build({});
+  it("falls back to OpenCode's default address when autostart is off", async () => {
+    const mod = await build({ 'engine.autostart': false });
     expect(mod.supervisor).toBeNull();
+    expect(mod.configured).toBe(false);
     expect(mod.client.url).toBe(DEFAULT_ENGINE_URL);
+  });
+
+  it('supervises the installed opencode-ai when nothing is configured', async () => {
+    const mod = await build({});
+    expect(mod.supervisor?.status()).toBe('stopped');
+    expect(mod.configured).toBe(true);
+    expect(mod.client.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // An API replica supervises nothing and has no engine of its own.
+    const replica = await build({}, false);
+    expect(replica.supervisor).toBeNull();
+    expect(replica.configured).toBe(false);
   });
 
   it('supervises engine.command on a port fixed up front', async () => {

@@ -49,34 +49,57 @@ function json(res: ServerResponse, body: unknown) {
 let server: LocalServer;
 let redis: Redis;
 let models: ModelsService;
+let providerCalls = 0;
 const prefix = uniquePrefix('models-service');
 
 beforeAll(async () => {
   // A real HTTP server on 127.0.0.1 standing in for the engine's two config endpoints.
   server = await startServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/config/providers') return json(res, engine.providers);
+    if (path === '/config/providers') {
+      providerCalls++;
+      return json(res, engine.providers);
+    }
     if (path === '/config') return json(res, engine.config);
     res.writeHead(404).end();
   });
   redis = storeRedis(prefix);
-  models = createModelsService({
+});
+const service = (providersTtlMs?: number) =>
+  createModelsService({
     client: createEngineClient({ url: server.url, log, requestTimeoutMs: 2000 }),
     preferences: createEnginePreferencesRepository(redis),
+    ...(providersTtlMs !== undefined ? { providersTtlMs } : {}),
   });
-});
 afterAll(async () => {
   await server.close();
   redis.disconnect();
   await dropPrefix(prefix);
 });
 beforeEach(async () => {
+  models = service();
   engine.providers = twoProviders;
   engine.config = {};
   await redis.del(keys.defaultModel());
 });
 
 describe('models service', () => {
+  it('serves the provider list from memory, and a stale one while it fetches a fresh one', async () => {
+    const from = providerCalls;
+    const asked = () => providerCalls - from;
+    const cached = service(200);
+    await cached.list();
+    await cached.list();
+    expect(asked()).toBe(1);
+    engine.providers = { providers: [], default: {} };
+    await new Promise((r) => setTimeout(r, 250));
+    // Stale: answered at once from memory, refreshed behind.
+    expect((await cached.list()).models).toHaveLength(3);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await cached.list()).models).toEqual([]);
+    expect(asked()).toBe(2);
+  });
+
   it('lists every model of every provider with its limits', async () => {
     const list = await models.list();
     expect(list.models).toEqual([
