@@ -216,6 +216,72 @@ describe('chat from Telegram through the gateway', { timeout: 180_000 }, () => {
   });
 });
 
+describe('per_chat session scope', { timeout: 180_000 }, () => {
+  it('gives each chat its own engine session, never the active one', async () => {
+    const fake = await startFakeModel();
+    const api = await startTelegramStandIn();
+    const home = mkdtempSync(path.join(os.tmpdir(), 'steward-e2e-perchat-'));
+    const t = await createTestApp(
+      {
+        'engine.command': [opencodeBin],
+        'engine.config': {
+          provider: mockProvider(fake.baseURL),
+          model: 'mock/echo',
+          small_model: 'mock/echo',
+        },
+        'engine.env': isolatedEnv(home),
+        'log.level': 'error',
+        'chat.session_scope': 'per_chat',
+        'chat.telegram': {
+          token_secret: 'TELEGRAM_TOKEN',
+          allow: [ADA.id, 502],
+          api_root: api.apiRoot,
+        },
+      },
+      'e2e-perchat',
+      undefined,
+      { superviseEngine: true },
+    );
+    try {
+      await t.services.secrets.set('TELEGRAM_TOKEN', api.token);
+      await t.services.engine.start();
+      await t.services.engine.hub.whenConnected(30_000);
+      t.services.gateway?.start();
+      const active = (await t.services.engine.sessions.create()).id;
+      fake.setFallback({ kind: 'text', text: 'noted' });
+      api.userWrites(ADA, 'remember: I am Ada');
+      await api.waitFor(() => api.chatTexts(ADA.id).at(-1) === 'noted', 60_000);
+      api.userWrites({ id: 502, first_name: 'Bob' }, 'who am I?');
+      await api.waitFor(() => api.chatTexts(502).at(-1) === 'noted', 60_000);
+      api.userWrites(ADA, '/status');
+      const adaStatus = await api.waitFor(
+        () => api.chatTexts(ADA.id).find((x) => x.startsWith('Session ')),
+        20_000,
+      );
+      api.userWrites({ id: 502, first_name: 'Bob' }, '/status');
+      const bobStatus = await api.waitFor(
+        () => api.chatTexts(502).find((x) => x.startsWith('Session ')),
+        20_000,
+      );
+      const idOf = (status: string) => /^Session (\S+)/.exec(status)?.[1];
+      expect(idOf(adaStatus)).toMatch(/^ses_/);
+      expect(idOf(bobStatus)).toMatch(/^ses_/);
+      expect(idOf(adaStatus)).not.toBe(idOf(bobStatus));
+      expect([idOf(adaStatus), idOf(bobStatus)]).not.toContain(active);
+      expect(await t.services.engine.sessions.activeSessionId()).toBe(active);
+      // Bob's turn carried none of Ada's words.
+      const bobTurn = fake.chatRequests().find((r) => r.userText === 'who am I?');
+      expect(JSON.stringify(bobTurn?.body.messages)).not.toContain('I am Ada');
+    } finally {
+      await t.services.gateway?.stop();
+      await t.close();
+      await api.close();
+      await fake.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
 async function waitForDelivery(t: TestApp, id: string, auth: Record<string, string>) {
   const until = Date.now() + 60_000;
   for (;;) {
