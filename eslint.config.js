@@ -17,7 +17,7 @@ const BELOW_DOMAIN = ['runtime', 'queue', 'store', 'net', 'starlark', ...BASE];
  * engine, chat > runtime > queue > store, net, starlark > errors, config, log. Data flows down;
  * nothing imports a folder above it. Within a floor only the edges listed here exist: `api`
  * mounts the MCP server over HTTP, `schedules` runs scripts and agents and delivers to chats,
- * `chat` talks to the engine and redacts, `config` and `log` may
+ * `chat` talks to the engine, redacts and asks for script reviews, `config` and `log` may
  * use the error catalogue and `log` the config types. `api` and `mcp` reach the workers through
  * queue contracts, never by import.
  */
@@ -31,7 +31,7 @@ export const mayImport = {
   schedules: ['scripts', 'secrets', 'engine', 'chat', ...BELOW_DOMAIN],
   auth: BELOW_DOMAIN,
   engine: BELOW_DOMAIN,
-  chat: ['engine', 'secrets', ...BELOW_DOMAIN],
+  chat: ['engine', 'secrets', 'scripts', ...BELOW_DOMAIN],
   runtime: ['queue', 'store', ...BASE],
   queue: ['store', 'net', 'starlark', ...BASE],
   store: BASE,

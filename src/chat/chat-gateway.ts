@@ -10,8 +10,9 @@ import type { StreamRedactor } from '../secrets/stream-redactor.js';
 import type { ChatRepository } from '../store/chat-repository.js';
 import type { ChatAccess } from './chat-access.js';
 import { PAIRING_TTL_MS } from './chat-access.js';
-import type { ChatProvider, InboundMessage, ProviderStatus } from './provider.js';
+import type { ChatProvider, InboundAction, InboundMessage, ProviderStatus } from './provider.js';
 import { createReplyStream } from './reply-stream.js';
+import type { ScriptApprovals } from './script-approvals.js';
 
 export type SessionScope = 'active' | 'per_chat';
 
@@ -27,6 +28,10 @@ export interface ChatGatewayDeps {
     models: Pick<ModelsService, 'list'>;
   };
   createRedactor: () => StreamRedactor;
+  /** Script reviews from chat (taps, rejection reasons, expiry), when configured. */
+  approvals?: Pick<ScriptApprovals, 'act' | 'reason' | 'expire'> | undefined;
+  /** How often the leader closes expired review requests. */
+  expireEveryMs?: number;
   scope: SessionScope;
   log: Logger;
   /** The leader lease: held this long past each renewal, renewed (or sought) every `renewMs`. */
@@ -65,6 +70,7 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let ticking: Promise<void> = Promise.resolve();
+  let nextExpiry = 0;
   // One turn at a time per engine session: two turns at once would interleave their events.
   const turns = new Map<string, Promise<void>>();
 
@@ -73,7 +79,10 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
     const started: ChatProvider[] = [];
     for (const provider of built) {
       try {
-        await provider.start((message) => void receive(provider, message));
+        await provider.start({
+          message: (message) => void receive(provider, message),
+          action: (action) => void tap(action),
+        });
         started.push(provider);
       } catch (err) {
         log.error({ err, provider: provider.name }, 'chat provider did not start');
@@ -100,6 +109,12 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
       log.warn({ err }, 'chat lease not renewed');
     }
     if (stopped) return;
+    if (held && leader && deps.approvals && Date.now() >= nextExpiry) {
+      nextExpiry = Date.now() + (deps.expireEveryMs ?? 30_000);
+      await deps.approvals
+        .expire()
+        .catch((err: unknown) => log.warn({ err }, 'review expiry failed'));
+    }
     if (held && !leader) await becomeLeader();
     else if (!held && leader) await stepDown('lease lost');
     else if (leader && providers.some((p) => p.status().state === 'error')) {
@@ -189,6 +204,7 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
       );
       return;
     }
+    if (deps.approvals && (await deps.approvals.reason(message))) return;
     const command = /^\/(\w+)(?:@\w+)?\s*$/.exec(message.text.trim())?.[1];
     if (command === 'new') {
       const id = await newSession(message);
@@ -206,6 +222,17 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
     await turn.finally(() => {
       if (turns.get(sessionId) === turn) turns.delete(sessionId);
     });
+  }
+
+  async function tap(action: InboundAction): Promise<void> {
+    try {
+      if (!deps.approvals || !(await deps.approvals.act(action))) {
+        await action.answer('This button is no longer in use.');
+      }
+    } catch (err) {
+      log.warn({ err, provider: action.provider }, 'chat button tap not handled');
+      await action.answer('That did not work; try again or use the web UI.').catch(() => {});
+    }
   }
 
   function receive(provider: ChatProvider, message: InboundMessage): void {

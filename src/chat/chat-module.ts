@@ -4,6 +4,11 @@ import type { ChatRepository } from '../store/chat-repository.js';
 import { createChatAccess, type ChatAccess } from './chat-access.js';
 import { createChatOutbox, type ChatOutbox } from './chat-outbox.js';
 import type { ChatProvider, ChatProviderName } from './provider.js';
+import {
+  createScriptApprovals,
+  type ScriptApprovals,
+  type ScriptApprovalsDeps,
+} from './script-approvals.js';
 
 export interface ChatModuleDeps {
   config: Config['chat'];
@@ -13,6 +18,8 @@ export interface ChatModuleDeps {
   redact: (text: string) => string;
   /** Per-provider send budget shared by every process (`chat_send` and deliveries). */
   takeSend?: (provider: ChatProviderName) => Promise<boolean>;
+  /** What script reviews from chat need (`chat.approvals`). */
+  reviews?: Pick<ScriptApprovalsDeps, 'scripts' | 'adminName'>;
   log: Logger;
 }
 
@@ -23,6 +30,10 @@ export interface ChatModule {
   outbox: ChatOutbox;
   /** Builds a fresh provider (for the gateway's receiving); null when not configured. */
   build(name: ChatProviderName): Promise<ChatProvider | null>;
+  /** This process's provider for sending (cached, rebuilt when its token changes). */
+  sender(name: ChatProviderName): Promise<ChatProvider | null>;
+  /** Script reviews from chat, when `chat.approvals` names a configured provider. */
+  approvals: ScriptApprovals | null;
 }
 
 /**
@@ -85,5 +96,24 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
     ...(deps.takeSend ? { takeSend: deps.takeSend } : {}),
   });
 
-  return { configured, access, outbox, build };
+  const reviews = config.approvals;
+  const approvals =
+    reviews && deps.reviews && configured.includes(reviews.provider)
+      ? createScriptApprovals({
+          config: reviews,
+          provider: forSending,
+          repo: deps.repo,
+          ...deps.reviews,
+          redact: deps.redact,
+          log: log.child({ component: 'reviews' }),
+        })
+      : null;
+  if (reviews && !approvals) {
+    log.warn(
+      { provider: reviews.provider },
+      'chat.approvals names a chat provider that is not configured',
+    );
+  }
+
+  return { configured, access, outbox, build, sender: forSending, approvals };
 }

@@ -2,7 +2,7 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError, HttpError } from 'grammy';
 import { ChatSendError } from '../errors/chat-errors.js';
 import type { Logger } from '../log/logger.js';
-import type { ChatProvider, InboundMessage, ProviderStatus } from './provider.js';
+import type { ChatProvider, InboundHandlers, ProviderStatus, SendOptions } from './provider.js';
 
 export interface TelegramProviderOptions {
   token: string;
@@ -35,17 +35,33 @@ export function createTelegramProvider(options: TelegramProviderOptions): ChatPr
     autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 120, rethrowHttpErrors: true }),
   );
   let status: ProviderStatus = { state: 'stopped' };
-  let receiver: ((message: InboundMessage) => void) | null = null;
+  let receiver: InboundHandlers | null = null;
 
   bot.on('message:text', (ctx) => {
     const from = ctx.from;
     if (!from || !receiver) return;
-    receiver({
+    const replyTo = ctx.message.reply_to_message?.message_id;
+    receiver.message({
       provider: 'telegram',
       chatId: String(ctx.chat.id),
       userId: String(from.id),
       userName: [from.first_name, from.last_name].filter(Boolean).join(' ') || from.username || '',
       text: ctx.message.text,
+      ...(replyTo !== undefined ? { replyTo: String(replyTo) } : {}),
+    });
+  });
+  bot.on('callback_query:data', (ctx) => {
+    const message = ctx.callbackQuery.message;
+    if (!receiver || !message) return ctx.answerCallbackQuery();
+    receiver.action({
+      provider: 'telegram',
+      chatId: String(message.chat.id),
+      userId: String(ctx.from.id),
+      messageId: String(message.message_id),
+      data: ctx.callbackQuery.data,
+      answer: async (text) => {
+        await ctx.answerCallbackQuery({ text: text.slice(0, 200) }).catch(() => {});
+      },
     });
   });
   bot.catch((err) => log.warn({ err: redact(String(err.error)) }, 'telegram update failed'));
@@ -76,14 +92,14 @@ export function createTelegramProvider(options: TelegramProviderOptions): ChatPr
   return {
     name: 'telegram',
     maxMessageChars: TELEGRAM_MAX_CHARS,
-    start(onMessage) {
-      receiver = onMessage;
+    start(handlers) {
+      receiver = handlers;
       status = { state: 'starting' };
       return new Promise<void>((resolve, reject) => {
         let started = false;
         bot
           .start({
-            allowed_updates: ['message'],
+            allowed_updates: ['message', 'callback_query'],
             timeout: options.pollSeconds ?? 30,
             onStart: () => {
               started = true;
@@ -107,20 +123,22 @@ export function createTelegramProvider(options: TelegramProviderOptions): ChatPr
       if (bot.isRunning()) await bot.stop();
       status = { state: 'stopped' };
     },
-    async send(chatId, text) {
+    async send(chatId, text, options) {
       try {
         const sent = await bot.api.sendMessage(chatId, text, {
           link_preview_options: { is_disabled: true },
+          ...markup(options),
         });
         return String(sent.message_id);
       } catch (err) {
         throw failure('sendMessage', err);
       }
     },
-    async edit(chatId, messageId, text) {
+    async edit(chatId, messageId, text, options) {
       try {
         await bot.api.editMessageText(chatId, Number(messageId), text, {
           link_preview_options: { is_disabled: true },
+          ...(options?.buttons ? { reply_markup: keyboard(options.buttons) } : {}),
         });
       } catch (err) {
         // An edit to the text it already has is not a failure worth reporting.
@@ -137,4 +155,14 @@ export function createTelegramProvider(options: TelegramProviderOptions): ChatPr
     },
     status: () => status,
   };
+}
+
+const keyboard = (buttons: NonNullable<SendOptions['buttons']>) => ({
+  inline_keyboard: [buttons.map((b) => ({ text: b.label, callback_data: b.data }))],
+});
+
+function markup(options: SendOptions | undefined) {
+  if (options?.buttons) return { reply_markup: keyboard(options.buttons) };
+  if (options?.forceReply) return { reply_markup: { force_reply: true as const } };
+  return {};
 }

@@ -5,6 +5,8 @@ import type { ChatProvider } from '../chat/provider.js';
 import { createChatDeliveryProvider } from '../schedules/delivery/chat-provider.js';
 import { createStreamRedactor } from '../secrets/stream-redactor.js';
 import { createChatRepository } from '../store/chat-repository.js';
+import { createAdminRepository } from '../store/admin-repository.js';
+import type { ScriptApprovals } from '../chat/script-approvals.js';
 import { createTokenBucketRepository } from '../store/token-bucket-repository.js';
 import { threadCount } from '../api/threads.js';
 import { createAuthModule, type AuthModule } from '../auth/module.js';
@@ -78,7 +80,14 @@ export async function buildCore(ctx: Context): Promise<Core> {
   const redact = (text: string) => redaction.redact(text);
   const scriptStore = createScriptRepository(redis);
   const mirror = createFileMirror(config.paths.scripts);
-  const scripts = createScriptService({ store: scriptStore, mirror, log });
+  // Reviews from chat follow every script change; the chat module is built below.
+  const follow: { approvals: ScriptApprovals | null } = { approvals: null };
+  const scripts = createScriptService({
+    store: scriptStore,
+    mirror,
+    log,
+    onChange: (change) => follow.approvals?.onScriptChange(change),
+  });
   const scriptRunner = createScriptRunner({
     store: scriptStore,
     mirror,
@@ -100,8 +109,13 @@ export async function buildCore(ctx: Context): Promise<Core> {
     repo: createChatRepository(redis),
     redact,
     takeSend: (provider) => buckets.take('chat', provider, CHAT_SENDS_PER_SECOND, CHAT_SEND_BURST),
+    reviews: {
+      scripts,
+      adminName: async () => (await createAdminRepository(redis).get())?.username ?? 'admin',
+    },
     log,
   });
+  follow.approvals = chat.approvals;
   return { stats, secrets, redaction, redact, scripts, scriptRunner, egress, chat };
 }
 
@@ -188,6 +202,7 @@ export async function buildServerParts(
             models: engine.models,
           },
           createRedactor: () => createStreamRedactor(core.redaction.current()),
+          approvals: core.chat.approvals ?? undefined,
           scope: ctx.config.chat.session_scope,
           log: ctx.log.child({ component: 'chat' }),
         })

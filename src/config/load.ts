@@ -33,6 +33,10 @@ export const envOverrides: ReadonlyArray<
   ['STEWARD_TELEGRAM_TOKEN_SECRET', 'chat.telegram.token_secret', 'string'],
   ['STEWARD_TELEGRAM_ALLOW', 'chat.telegram.allow', 'list'],
   ['STEWARD_TELEGRAM_API_ROOT', 'chat.telegram.api_root', 'string'],
+  ['STEWARD_CHAT_APPROVALS_PROVIDER', 'chat.approvals.provider', 'string'],
+  ['STEWARD_CHAT_APPROVALS_CHANNEL', 'chat.approvals.channel_id', 'string'],
+  ['STEWARD_CHAT_APPROVALS_USER', 'chat.approvals.user_id', 'string'],
+  ['STEWARD_CHAT_APPROVALS_TTL', 'chat.approvals.ttl', 'number'],
 ];
 
 export interface LoadConfigOptions {

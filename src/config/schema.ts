@@ -195,6 +195,18 @@ export const configSchema = strict({
       /** The Bot API root; egress rules do not apply to it. */
       api_root: z.string().url().default('https://api.telegram.org'),
     }).optional(),
+    /**
+     * Script reviews from chat: each script that becomes pending is sent to this chat with its
+     * diff and Approve/Reject buttons bound to the hash shown.
+     */
+    approvals: strict({
+      provider: z.enum(['telegram', 'discord', 'slack']),
+      /** The administrator's chat (Telegram: their private chat id, the same as their user id). */
+      channel_id: z.string().min(1),
+      /** The one user whose taps decide; default the channel id (a private chat's user). */
+      user_id: z.string().optional(),
+      ttl: durationSchema.default(24 * 3600 * 1000),
+    }).optional(),
   }).prefault({}),
   calendar: strict({
     feeds: z.array(strict({ name: z.string().min(1), url: z.string().url() })).default([]),

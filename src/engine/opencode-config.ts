@@ -160,6 +160,17 @@ export function stewardMcpEnv(config: LoadedConfig, redisUrl: string): Record<st
           STEWARD_TELEGRAM_API_ROOT: config.chat.telegram.api_root,
         }
       : {}),
+    // script_exec's review request is sent by `steward mcp` itself.
+    ...(config.chat.approvals
+      ? {
+          STEWARD_CHAT_APPROVALS_PROVIDER: config.chat.approvals.provider,
+          STEWARD_CHAT_APPROVALS_CHANNEL: config.chat.approvals.channel_id,
+          ...(config.chat.approvals.user_id
+            ? { STEWARD_CHAT_APPROVALS_USER: config.chat.approvals.user_id }
+            : {}),
+          STEWARD_CHAT_APPROVALS_TTL: String(config.chat.approvals.ttl),
+        }
+      : {}),
   };
 }
 

@@ -45,13 +45,13 @@ async function waitForResult(
     timer = setTimeout(() => reject(new QueueTimeoutError(timeoutMs)), timeoutMs);
   });
   // A worker that dies mid-run leaves its job active until BullMQ's stall check, which needs
-  // another worker and its lock to expire: the caller looks itself. Lock first, state after:
-  // finishing drops both at once, so "no lock, still active" means the worker is gone.
+  // another worker and its lock to expire: the caller looks itself ("active without its lock",
+  // read atomically: src/store/job-lock-probe.ts).
   const stopped = new Promise<never>((_resolve, reject) => {
     const look = () => {
       watch = setTimeout(() => {
         void (async () => {
-          if (!(await locks.held(job.id as string)) && (await job.getState()) === 'active') {
+          if (await locks.workerLost(job.id as string)) {
             reject(new WorkerStoppedError());
             return;
           }

@@ -27,10 +27,20 @@ export interface ReloadReport {
   errors: Array<{ name: string; message: string }>;
 }
 
+/**
+ * What happened to a script, for whoever follows reviews (the chat approval requests): a version
+ * now waits for review, or a decision was made.
+ */
+export type ScriptChange =
+  | { kind: 'pending'; record: ScriptRecord }
+  | { kind: 'approved' | 'rejected'; record: ScriptRecord; by: string };
+
 export interface ScriptServiceDeps {
   store: ScriptRepository;
   mirror: FileMirror;
   log: Logger;
+  /** Told after each change is stored; its failures are logged, never the change's. */
+  onChange?: (change: ScriptChange) => Promise<void> | void;
   /** Clock for timestamps (tests may pin it). */
   now?: () => Date;
 }
@@ -46,9 +56,22 @@ export function createScriptService({
   store,
   mirror,
   log,
+  onChange,
   now = () => new Date(),
 }: ScriptServiceDeps) {
   const stamp = () => now().toISOString();
+
+  async function tell(change: ScriptChange): Promise<void> {
+    if (!onChange) return;
+    try {
+      await onChange(change);
+    } catch (err) {
+      log.warn({ err, script: change.record.name }, 'a follower of script changes failed');
+    }
+  }
+  const pendingNow = async (record: ScriptRecord) => {
+    if (record.status === 'pending') await tell({ kind: 'pending', record });
+  };
 
   async function mustGet(name: string): Promise<ScriptRecord> {
     const record = await store.get(name);
@@ -142,6 +165,7 @@ export function createScriptService({
       checkSource(name, source);
       const record = await createRecord(name, source, { author, message });
       await mirrorWrite(record);
+      await pendingNow(record);
       return record;
     },
 
@@ -151,6 +175,7 @@ export function createScriptService({
       checkSource(name, source);
       const record = await updateRecord(name, source, { author, message });
       await mirrorWrite(record);
+      await pendingNow(record);
       return record;
     },
 
@@ -169,25 +194,38 @@ export function createScriptService({
         return next;
       });
       await mirrorWrite(record);
+      await pendingNow(record);
       return record;
     },
 
     /** Approves the current hash; `expectedHash` guards against approving a text not reviewed. */
-    approve(name: string, by: string, expectedHash?: string): Promise<ScriptRecord> {
-      return store.withLock(name, async () => {
+    async approve(name: string, by: string, expectedHash?: string): Promise<ScriptRecord> {
+      let changed = false;
+      const record = await store.withLock(name, async () => {
         const current = await mustGet(name);
         const next = approved(current, by, stamp(), expectedHash);
-        if (next !== current) await store.commit(next);
+        changed = next !== current;
+        if (changed) await store.commit(next);
         return next;
       });
+      if (changed) await tell({ kind: 'approved', record, by });
+      return record;
     },
 
-    reject(name: string, by: string, reason: string): Promise<ScriptRecord> {
-      return store.withLock(name, async () => {
-        const next = rejected(await mustGet(name), by, stamp(), reason);
+    /** `expectedHash`, as for approve: a reason given for one text never rejects another. */
+    async reject(
+      name: string,
+      by: string,
+      reason: string,
+      expectedHash?: string,
+    ): Promise<ScriptRecord> {
+      const record = await store.withLock(name, async () => {
+        const next = rejected(await mustGet(name), by, stamp(), reason, expectedHash);
         await store.commit(next);
         return next;
       });
+      await tell({ kind: 'rejected', record, by });
+      return record;
     },
 
     async remove(name: string): Promise<void> {
@@ -234,15 +272,15 @@ export function createScriptService({
           // Another process may import the same file at the same moment (every role reloads
           // at start): the store re-checks under the script's lock, so it lands once.
           if (current) {
-            await updateRecord(file.name, file.source, fromDisk, true);
+            await pendingNow(await updateRecord(file.name, file.source, fromDisk, true));
             report.updated.push(file.name);
           } else {
             try {
-              await createRecord(file.name, file.source, fromDisk);
+              await pendingNow(await createRecord(file.name, file.source, fromDisk));
               report.created.push(file.name);
             } catch (err) {
               if (!(err instanceof ConflictError)) throw err;
-              await updateRecord(file.name, file.source, fromDisk, true);
+              await pendingNow(await updateRecord(file.name, file.source, fromDisk, true));
               report.updated.push(file.name);
             }
           }

@@ -82,7 +82,15 @@ export function rejected(
   by: string,
   at: string,
   reason: string,
+  expectedHash?: string,
 ): ScriptRecord {
+  if (expectedHash !== undefined && expectedHash !== current.hash) {
+    throw new ScriptRefusedError(
+      current.name,
+      'modified',
+      `script ${current.name} changed: its hash is ${current.hash}, not ${expectedHash}`,
+    );
+  }
   if (current.status === 'rejected') {
     throw new ConflictError(`script ${current.name} is already rejected`);
   }

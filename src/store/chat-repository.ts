@@ -25,6 +25,27 @@ export interface StoredIdentity {
 
 export type DeliveryPartState = 'claimed' | 'sending' | 'sent';
 
+export type ApprovalState =
+  'open' | 'awaiting_reason' | 'approved' | 'rejected' | 'expired' | 'superseded';
+
+/** An approval request in the administrator's chat, bound to the hash it showed. */
+export interface StoredApproval {
+  id: string;
+  script: string;
+  hash: string;
+  provider: string;
+  chat_id: string;
+  message_id: string;
+  /** The text of the request message, to edit it with the outcome. */
+  text: string;
+  /** The one user id whose taps decide. */
+  approver_id: string;
+  created_at: string;
+  expires_at: number;
+  state: ApprovalState;
+  reason_prompt_id?: string;
+}
+
 /**
  * The chat gateway's state shared by every process: the leader lease, pairing requests,
  * approved identities, per-chat sessions and the claims that make each delivery happen once.
@@ -55,6 +76,23 @@ export interface ChatRepository {
   markPartSent(deliveryId: string, part: number): Promise<void>;
   /** The provider refused the part outright: it was not sent and may be tried again. */
   releasePart(deliveryId: string, part: number): Promise<void>;
+  /** True for the first caller per (script, version): that one sends the request. */
+  claimAnnouncement(script: string, commit: string, keepMs: number): Promise<boolean>;
+  /** Stores a new open request and makes it the script's open one; returns the one it replaced. */
+  openApproval(request: StoredApproval, keepMs: number): Promise<string | null>;
+  approval(id: string): Promise<StoredApproval | null>;
+  openApprovalOf(script: string): Promise<string | null>;
+  openApprovals(): Promise<StoredApproval[]>;
+  /** Closes an open request once (the state it had), or null when someone else closed it. */
+  closeApproval(
+    request: Pick<StoredApproval, 'id' | 'script'>,
+    state: ApprovalState,
+  ): Promise<StoredApproval | null>;
+  /** Records the final state of a request this process closed (a decision that did not hold). */
+  markApproval(request: StoredApproval, state: ApprovalState): Promise<void>;
+  /** Waits for a rejection reason answering `promptId`. */
+  awaitReason(request: StoredApproval, promptId: string): Promise<StoredApproval | null>;
+  approvalAnswering(provider: string, chatId: string, promptId: string): Promise<string | null>;
 }
 
 export function createChatRepository(redis: Redis): ChatRepository {
@@ -126,5 +164,68 @@ export function createChatRepository(redis: Redis): ChatRepository {
     async releasePart(deliveryId, part) {
       await redis.hdel(keys.chatDelivery(deliveryId), String(part));
     },
+    async claimAnnouncement(script, commit, keepMs) {
+      return (
+        (await redis.set(keys.chatApprovalAnnounced(script, commit), '1', 'PX', keepMs, 'NX')) ===
+        'OK'
+      );
+    },
+    async openApproval(request, keepMs) {
+      const [, [, previous]] = (await redis
+        .multi()
+        .set(keys.chatApproval(request.id), JSON.stringify(request), 'PX', keepMs)
+        .hget(keys.chatApprovalsOpen(), request.script)
+        .hset(keys.chatApprovalsOpen(), request.script, request.id)
+        .exec()) as [unknown, [unknown, string | null], unknown];
+      return previous && previous !== request.id ? previous : null;
+    },
+    async approval(id) {
+      const raw = await redis.get(keys.chatApproval(id));
+      return raw ? (JSON.parse(raw) as StoredApproval) : null;
+    },
+    openApprovalOf: (script) => redis.hget(keys.chatApprovalsOpen(), script),
+    async openApprovals() {
+      const ids = Object.values(await redis.hgetall(keys.chatApprovalsOpen()));
+      if (ids.length === 0) return [];
+      const raws = await redis.mget(ids.map((id) => keys.chatApproval(id)));
+      return raws
+        .filter((r): r is string => r !== null)
+        .map((r) => JSON.parse(r) as StoredApproval);
+    },
+    async closeApproval(request, state) {
+      const raw = (await callLua(
+        redis,
+        'chatApprovalClose',
+        keys.chatApproval(request.id),
+        keys.chatApprovalsOpen(),
+        state,
+        request.script,
+      )) as string | null;
+      return raw ? (JSON.parse(raw) as StoredApproval) : null;
+    },
+    async markApproval(request, state) {
+      await redis.set(
+        keys.chatApproval(request.id),
+        JSON.stringify({ ...request, state }),
+        'KEEPTTL',
+      );
+    },
+    async awaitReason(request, promptId) {
+      const raw = (await callLua(
+        redis,
+        'chatApprovalAwait',
+        keys.chatApproval(request.id),
+        promptId,
+      )) as string | null;
+      if (!raw) return null;
+      await redis.hset(
+        keys.chatApprovalReasons(),
+        `${request.provider}:${request.chat_id}:${promptId}`,
+        request.id,
+      );
+      return JSON.parse(raw) as StoredApproval;
+    },
+    approvalAnswering: (provider, chatId, promptId) =>
+      redis.hget(keys.chatApprovalReasons(), `${provider}:${chatId}:${promptId}`),
   };
 }

@@ -68,6 +68,15 @@ export const keys = {
   chatIdentities: () => 'chat:identities',
   /** Hash: "provider:chat id" → its engine session (session scope `per_chat`). */
   chatSessions: () => 'chat:sessions',
+  /** One approval request sent to the administrator's chat (JSON, kept past its expiry). */
+  chatApproval: (id: string) => `chat:approval:${id}`,
+  /** Hash: script name → its open approval request. */
+  chatApprovalsOpen: () => 'chat:approvals:open',
+  /** Claim that one (script, hash) was announced, so concurrent processes announce it once. */
+  chatApprovalAnnounced: (script: string, hash: string) =>
+    `chat:approval-announced:${script}:${hash}`,
+  /** Hash: "provider:chat:prompt message" → the request whose rejection reason it asks for. */
+  chatApprovalReasons: () => 'chat:approval-reasons',
   /** Hash: message part → sending | sent, for one (run or call, target) delivery. */
   chatDelivery: (deliveryId: string) => `chat:delivery:${deliveryId}`,
 

@@ -85,7 +85,7 @@ describe('Telegram provider (grammY against the Bot API stand-in)', { timeout: 3
   it('receives text messages by long polling, and stops', async () => {
     const tg = provider();
     const got: InboundMessage[] = [];
-    await tg.start((m) => got.push(m));
+    await tg.start({ message: (m) => got.push(m), action: () => {} });
     expect(tg.status().state).toBe('running');
     api.userWrites({ id: 501, first_name: 'Ada' }, 'hi bot');
     await api.waitFor(() => got.length === 1);

@@ -20,6 +20,6 @@ describe('DeliveryError', () => {
   it('marks a transient failure as not permanent, in the field and in details alike', () => {
     const err = new DeliveryError('provider answered 502', false);
     expect(err.permanent).toBe(false);
-    expect(err.details).toEqual({ permanent: false });
+    expect(err.details).toEqual({ permanent: false, unknown: false });
   });
 });

@@ -103,7 +103,7 @@ describe('output delivery', () => {
     // Creating a schedule refuses an unknown channel; this one was removed after it was made.
     const { entry } = await runWith({ provider: 'webhook', channel_id: 'nowhere' }, true);
     expect(entry.delivery).toEqual({
-      status: 'error',
+      status: 'failed',
       error: expect.stringMatching(/no webhook URL/),
     });
   });

@@ -14,6 +14,10 @@ export interface SentMessage {
   text: string;
   /** Every later text, in order. */
   edits: string[];
+  /** The inline buttons it shows now (an edit without them removes them). */
+  buttons: Array<{ text: string; callback_data: string }>;
+  /** Sent with force_reply (the client opens a reply to it). */
+  forceReply: boolean;
 }
 
 export interface ApiCall {
@@ -39,8 +43,14 @@ export interface TelegramStandIn {
    * waiting one with 409. `conflicts` counts those whose client was still there to read it.
    */
   readonly polling: { conflicts: number; requests: number };
-  /** A user writes to the bot in their private chat (chat id = user id). */
-  userWrites(user: { id: number; first_name: string }, text: string): void;
+  /** A user writes to the bot in their private chat (chat id = user id), maybe as a reply. */
+  userWrites(user: { id: number; first_name: string }, text: string, replyTo?: number): void;
+  /** A user taps a button of a message in a chat; resolves with the bot's answer text. */
+  userTaps(
+    user: { id: number; first_name: string },
+    message: SentMessage,
+    data: string,
+  ): Promise<string>;
   /** The next call(s) of `method` fail with this error. */
   failNext(method: string, failure: InjectedFailure, times?: number): void;
   /** The next call of `method` is recorded but not answered until the returned function runs. */
@@ -53,7 +63,8 @@ export interface TelegramStandIn {
 
 interface Update {
   update_id: number;
-  message: Record<string, unknown>;
+  message?: Record<string, unknown>;
+  callback_query?: Record<string, unknown>;
 }
 
 export async function startTelegramStandIn(
@@ -69,6 +80,8 @@ export async function startTelegramStandIn(
   let activePoll: { res: ServerResponse; terminate: () => void } | null = null;
   let nextUpdate = 1;
   let nextMessage = 100;
+  let nextCallback = 1;
+  const callbackAnswers = new Map<string, (text: string) => void>();
 
   const reply = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -169,11 +182,19 @@ export async function startTelegramStandIn(
         case 'getUpdates':
           return getUpdates(res, body);
         case 'sendMessage': {
+          const markup = body.reply_markup as
+            | {
+                inline_keyboard?: Array<Array<{ text: string; callback_data: string }>>;
+                force_reply?: boolean;
+              }
+            | undefined;
           const message: SentMessage = {
             chat_id: String(body.chat_id),
             message_id: nextMessage++,
             text: String(body.text),
             edits: [],
+            buttons: markup?.inline_keyboard?.flat() ?? [],
+            forceReply: markup?.force_reply === true,
           };
           messages.push(message);
           return ok(res, {
@@ -194,14 +215,19 @@ export async function startTelegramStandIn(
             return fail(res, { code: 400, description: 'Bad Request: message is not modified' });
           }
           message.edits.push(String(body.text));
+          const markup = body.reply_markup as
+            { inline_keyboard?: Array<Array<{ text: string; callback_data: string }>> } | undefined;
+          message.buttons = markup?.inline_keyboard?.flat() ?? [];
           return ok(res, {
             message_id: message.message_id,
             chat: { id: Number(body.chat_id) },
             text: body.text,
           });
         }
-        case 'sendChatAction':
         case 'answerCallbackQuery':
+          callbackAnswers.get(String(body.callback_query_id))?.(String(body.text ?? ''));
+          return ok(res, true);
+        case 'sendChatAction':
           return ok(res, true);
         default:
           return fail(res, { code: 404, description: `Not Found: method ${method}` });
@@ -220,7 +246,7 @@ export async function startTelegramStandIn(
     calls,
     messages,
     polling,
-    userWrites(user, text) {
+    userWrites(user, text, replyTo) {
       updates.push({
         update_id: nextUpdate++,
         message: {
@@ -229,9 +255,39 @@ export async function startTelegramStandIn(
           chat: { id: user.id, type: 'private', first_name: user.first_name },
           from: { id: user.id, is_bot: false, first_name: user.first_name },
           text,
+          ...(replyTo !== undefined
+            ? {
+                reply_to_message: {
+                  message_id: replyTo,
+                  date: 0,
+                  chat: { id: user.id, type: 'private' },
+                },
+              }
+            : {}),
         },
       });
       for (const wake of [...pollWaiters]) wake();
+    },
+    userTaps(user, message, data) {
+      const id = String(nextCallback++);
+      const answered = new Promise<string>((resolve) => callbackAnswers.set(id, resolve));
+      updates.push({
+        update_id: nextUpdate++,
+        callback_query: {
+          id,
+          from: { id: user.id, is_bot: false, first_name: user.first_name },
+          chat_instance: 'ci',
+          data,
+          message: {
+            message_id: message.message_id,
+            date: Math.floor(Date.now() / 1000),
+            chat: { id: Number(message.chat_id), type: 'private' },
+            text: message.edits.at(-1) ?? message.text,
+          },
+        },
+      });
+      for (const wake of [...pollWaiters]) wake();
+      return answered;
     },
     failNext(method, failure, times = 1) {
       const queued = failures.get(method) ?? [];

@@ -65,16 +65,18 @@ describe('delivery processor', () => {
       [
         'ops',
         {
+          deliveryId: 'r1:webhook:ops',
           scheduleId: 's1',
           scheduleName: 'daily',
           runId: 'r1',
           status: 'success',
+          error: '',
           output: 'done',
           at: payload.at,
         },
       ],
     ]);
-    expect(recorded).toEqual([{ id: 's1', runId: 'r1', delivery: { status: 'success' } }]);
+    expect(recorded).toEqual([{ id: 's1', runId: 'r1', delivery: { status: 'delivered' } }]);
   });
 
   it('names a deleted schedule by its id', async () => {
@@ -91,7 +93,7 @@ describe('delivery processor', () => {
     const { process, job, recorded } = setup({});
     await process(job(0, 5, { ...payload, provider: 'telegram' }));
     expect(recorded).toEqual([
-      { id: 's1', runId: 'r1', delivery: { status: 'error', error: 'provider not configured' } },
+      { id: 's1', runId: 'r1', delivery: { status: 'failed', error: 'provider not configured' } },
     ]);
   });
 
@@ -106,7 +108,7 @@ describe('delivery processor', () => {
     const { process, job, recorded } = setup(failing(new Error('connection reset')));
     await process(job(2, 3));
     expect(recorded).toEqual([
-      { id: 's1', runId: 'r1', delivery: { status: 'error', error: 'connection reset' } },
+      { id: 's1', runId: 'r1', delivery: { status: 'failed', error: 'connection reset' } },
     ]);
   });
 
@@ -115,7 +117,7 @@ describe('delivery processor', () => {
       failing(new DeliveryError('no URL for channel', true)),
     );
     await process(job(0, 3));
-    expect(recorded[0]?.delivery).toEqual({ status: 'error', error: 'no URL for channel' });
+    expect(recorded[0]?.delivery).toEqual({ status: 'failed', error: 'no URL for channel' });
   });
 
   it('refuses a job whose payload does not match the contract', async () => {
