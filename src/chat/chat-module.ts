@@ -43,10 +43,14 @@ export interface ChatModule {
  */
 export function createChatModule(deps: ChatModuleDeps): ChatModule {
   const { config, log } = deps;
-  const configured: ChatProviderName[] = config.telegram ? ['telegram'] : [];
+  const configured: ChatProviderName[] = [
+    ...(config.telegram ? (['telegram'] as const) : []),
+    ...(config.slack ? (['slack'] as const) : []),
+  ];
   const access = createChatAccess({
     repo: deps.repo,
-    allow: { telegram: config.telegram?.allow ?? [] },
+    allow: { telegram: config.telegram?.allow ?? [], slack: config.slack?.allow ?? [] },
+    channels: { slack: config.slack?.channels ?? [] },
   });
 
   async function token(name: string, provider: ChatProviderName): Promise<string | null> {
@@ -56,19 +60,44 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
     return value;
   }
 
+  /** The provider's token values, or null while one is not set. */
+  async function tokens(name: ChatProviderName): Promise<string[] | null> {
+    const names =
+      name === 'telegram' && config.telegram
+        ? [config.telegram.token_secret]
+        : name === 'slack' && config.slack
+          ? [config.slack.bot_token_secret, config.slack.app_token_secret]
+          : [];
+    if (names.length === 0) return null;
+    const values = await Promise.all(names.map((n) => token(n, name)));
+    return values.every((v): v is string => Boolean(v)) ? values : null;
+  }
+
   async function build(name: ChatProviderName): Promise<ChatProvider | null> {
-    const telegram = config.telegram;
-    if (name !== 'telegram' || !telegram) return null;
-    const value = await token(telegram.token_secret, name);
-    if (!value) return null;
-    // grammY loads on first use: processes without a chat provider never pay for it.
-    const { createTelegramProvider } = await import('./telegram-provider.js');
-    return createTelegramProvider({
-      token: value,
-      apiRoot: telegram.api_root,
-      redact: deps.redact,
-      log: log.child({ component: 'telegram' }),
-    });
+    const values = await tokens(name);
+    if (!values) return null;
+    // Provider libraries load on first use: processes without that provider never pay for them.
+    if (name === 'telegram' && config.telegram) {
+      const { createTelegramProvider } = await import('./telegram-provider.js');
+      return createTelegramProvider({
+        token: values[0] as string,
+        apiRoot: config.telegram.api_root,
+        redact: deps.redact,
+        log: log.child({ component: 'telegram' }),
+      });
+    }
+    if (name === 'slack' && config.slack) {
+      const { createSlackProvider } = await import('./slack-provider.js');
+      return createSlackProvider({
+        botToken: values[0] as string,
+        appToken: values[1] as string,
+        apiUrl: config.slack.api_url,
+        channels: config.slack.channels,
+        redact: deps.redact,
+        log: log.child({ component: 'slack' }),
+      });
+    }
+    return null;
   }
 
   const cache = new Map<
@@ -76,10 +105,9 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
     { secret: string; provider: Promise<ChatProvider | null> }
   >();
   async function forSending(name: ChatProviderName): Promise<ChatProvider | null> {
-    const secretName = name === 'telegram' ? config.telegram?.token_secret : undefined;
-    if (!secretName) return null;
-    const value = await deps.getSecret(secretName);
-    if (!value) return null;
+    const values = await tokens(name);
+    if (!values) return null;
+    const value = values.join('\n');
     const hit = cache.get(name);
     if (hit?.secret === value) return hit.provider;
     const provider = build(name);

@@ -195,6 +195,25 @@ export const configSchema = strict({
       /** The Bot API root; egress rules do not apply to it. */
       api_root: z.string().url().default('https://api.telegram.org'),
     }).optional(),
+    slack: strict({
+      /** Secret names of the bot token (`xoxb-…`) and the app-level token (`xapp-…`, Socket Mode). */
+      bot_token_secret: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'expected a secret name'),
+      app_token_secret: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'expected a secret name'),
+      /** Slack user ids (U…) allowed to talk to the bot without pairing. */
+      allow: z
+        .array(z.string().regex(/^[UW][A-Z0-9]+$/, 'expected a Slack user id such as U0123ABCD'))
+        .default([]),
+      /** Channels (C…/G…) where the bot answers mentions and may post. */
+      channels: z
+        .array(z.string().regex(/^[CG][A-Z0-9]+$/, 'expected a Slack channel id'))
+        .default([]),
+      /** The Web API root, with its trailing slash. */
+      api_url: z.string().url().default('https://slack.com/api/'),
+    }).optional(),
     /**
      * Script reviews from chat: each script that becomes pending is sent to this chat with its
      * diff and Approve/Reject buttons bound to the hash shown.

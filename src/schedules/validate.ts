@@ -46,6 +46,16 @@ export function assertValidTarget(
       `body.output_target.channel_id: a Telegram chat id is an integer (negative for groups), not ${JSON.stringify(target.channel_id)}`,
     );
   }
+  if (target.provider === 'slack' && !/^[CDGU][A-Z0-9]{2,}$/.test(target.channel_id)) {
+    throw new BadRequestError(
+      `body.output_target.channel_id: a Slack channel id starts with C, D or G (or a user id with U), not ${JSON.stringify(target.channel_id)}`,
+    );
+  }
+  if (target.provider === 'discord' && !/^\d{17,20}$/.test(target.channel_id)) {
+    throw new BadRequestError(
+      `body.output_target.channel_id: a Discord channel id is a snowflake (17 to 20 digits), not ${JSON.stringify(target.channel_id)}`,
+    );
+  }
   if (target.provider === 'webhook' && !webhookChannels.includes(target.channel_id)) {
     throw new BadRequestError(
       `body.output_target.channel_id: no webhook channel ${JSON.stringify(target.channel_id)} is configured${webhookChannels.length ? ` (configured: ${webhookChannels.join(', ')})` : ' (webhooks.channels is empty)'}`,

@@ -108,10 +108,14 @@ describe('output delivery', () => {
     });
   });
 
-  it.each(['discord', 'telegram', 'slack'] as const)(
+  it.each([
+    ['discord', '123456789012345678'],
+    ['telegram', '123'],
+    ['slack', 'C0123ABCD'],
+  ] as const)(
     'records "provider not configured" for %s',
-    async (provider) => {
-      const { entry } = await runWith({ provider, channel_id: '123' });
+    async (provider, channel_id) => {
+      const { entry } = await runWith({ provider, channel_id });
       expect(entry.status).toBe('success');
       expect(entry.delivery).toEqual({ status: 'failed', error: 'provider not configured' });
     },

@@ -92,6 +92,8 @@ describe('schedule endpoints', () => {
       { ...script, script_name: '../../etc/passwd' },
       { ...script, script_name: 'missing.star' },
       { ...script, output_target: { provider: 'telegram', channel_id: '@news' } },
+      { ...script, output_target: { provider: 'slack', channel_id: '#general' } },
+      { ...script, output_target: { provider: 'discord', channel_id: 'general' } },
       { ...script, output_target: { provider: 'webhook', channel_id: 'nowhere' } },
     ]) {
       const res = await post(body);
