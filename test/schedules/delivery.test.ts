@@ -112,12 +112,9 @@ describe('output delivery', () => {
     ['discord', '123456789012345678'],
     ['telegram', '123'],
     ['slack', 'C0123ABCD'],
-  ] as const)(
-    'records "provider not configured" for %s',
-    async (provider, channel_id) => {
-      const { entry } = await runWith({ provider, channel_id });
-      expect(entry.status).toBe('success');
-      expect(entry.delivery).toEqual({ status: 'failed', error: 'provider not configured' });
-    },
-  );
+  ] as const)('records "provider not configured" for %s', async (provider, channel_id) => {
+    const { entry } = await runWith({ provider, channel_id });
+    expect(entry.status).toBe('success');
+    expect(entry.delivery).toEqual({ status: 'failed', error: 'provider not configured' });
+  });
 });
