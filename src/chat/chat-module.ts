@@ -46,11 +46,16 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
   const configured: ChatProviderName[] = [
     ...(config.telegram ? (['telegram'] as const) : []),
     ...(config.slack ? (['slack'] as const) : []),
+    ...(config.discord ? (['discord'] as const) : []),
   ];
   const access = createChatAccess({
     repo: deps.repo,
-    allow: { telegram: config.telegram?.allow ?? [], slack: config.slack?.allow ?? [] },
-    channels: { slack: config.slack?.channels ?? [] },
+    allow: {
+      telegram: config.telegram?.allow ?? [],
+      slack: config.slack?.allow ?? [],
+      discord: config.discord?.allow ?? [],
+    },
+    channels: { slack: config.slack?.channels ?? [], discord: config.discord?.channels ?? [] },
   });
 
   async function token(name: string, provider: ChatProviderName): Promise<string | null> {
@@ -67,7 +72,9 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
         ? [config.telegram.token_secret]
         : name === 'slack' && config.slack
           ? [config.slack.bot_token_secret, config.slack.app_token_secret]
-          : [];
+          : name === 'discord' && config.discord
+            ? [config.discord.token_secret]
+            : [];
     if (names.length === 0) return null;
     const values = await Promise.all(names.map((n) => token(n, name)));
     return values.every((v): v is string => Boolean(v)) ? values : null;
@@ -95,6 +102,17 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
         channels: config.slack.channels,
         redact: deps.redact,
         log: log.child({ component: 'slack' }),
+      });
+    }
+    if (name === 'discord' && config.discord) {
+      const { createDiscordProvider } = await import('./discord-provider.js');
+      return createDiscordProvider({
+        token: values[0] as string,
+        apiRoot: config.discord.api_root,
+        channels: config.discord.channels,
+        users: config.discord.allow,
+        redact: deps.redact,
+        log: log.child({ component: 'discord' }),
       });
     }
     return null;

@@ -76,7 +76,7 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
     return null;
   }
 
-  async function requestText(record: ScriptRecord): Promise<string> {
+  async function requestText(record: ScriptRecord, maxChars: number): Promise<string> {
     const [latest] = await scripts.versions(record.name);
     const author = latest?.author ?? record.metadata.author;
     const short = record.hash.replace(/^sha256:/, '').slice(0, 12);
@@ -93,7 +93,8 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
       `secrets: ${secrets.length ? secrets.join('; ') : 'none'}`,
       '',
     ].join('\n');
-    const room = MAX_REQUEST_CHARS - head.length;
+    // Room for a footer ("Approved by …") when the request is edited with its outcome.
+    const room = Math.min(MAX_REQUEST_CHARS, maxChars - 300) - head.length;
     const shown =
       body.length <= room
         ? body
@@ -126,7 +127,7 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
       return;
     }
     const id = randomBytes(9).toString('base64url');
-    const text = await requestText(record);
+    const text = await requestText(record, provider.maxMessageChars);
     const messageId = await provider.send(config.channel_id, text, { buttons: buttons(id) });
     const request: StoredApproval = {
       id,

@@ -195,6 +195,24 @@ export const configSchema = strict({
       /** The Bot API root; egress rules do not apply to it. */
       api_root: z.string().url().default('https://api.telegram.org'),
     }).optional(),
+    discord: strict({
+      token_secret: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'expected a secret name'),
+      /** Discord user ids allowed to talk to the bot without pairing. */
+      allow: z
+        .array(
+          z
+            .union([z.string(), z.number()])
+            .transform(String)
+            .pipe(z.string().regex(/^\d{17,20}$/, 'expected a Discord user id (a snowflake)')),
+        )
+        .default([]),
+      /** Guild channels where the bot answers mentions and may post. */
+      channels: z
+        .array(z.string().regex(/^\d{17,20}$/, 'expected a Discord channel id (a snowflake)'))
+        .default([]),
+      /** The REST root, without the version. */
+      api_root: z.string().url().default('https://discord.com/api'),
+    }).optional(),
     slack: strict({
       /** Secret names of the bot token (`xoxb-…`) and the app-level token (`xapp-…`, Socket Mode). */
       bot_token_secret: z

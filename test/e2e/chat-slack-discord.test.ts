@@ -7,22 +7,26 @@ import { createTestApp, startTestWorkers, type TestApp } from '../support/app.js
 import { adminToken, authHeader } from '../support/auth.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { isolatedEnv, mockProvider, opencodeBin } from '../support/opencode.js';
+import { startDiscordStandIn, type DiscordStandIn } from '../support/discord-stand-in.js';
 import { dmOf, startSlackStandIn, type SlackStandIn } from '../support/slack-stand-in.js';
 import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-stand-in.js';
 
 /**
- * Slack and Telegram through one gateway, end to end with the real OpenCode and the fake model:
+ * Slack, Discord and Telegram through one gateway, end to end with the real OpenCode and the fake model:
  * a Slack DM gets a streamed, redacted reply (chat.update edits), a stranger a pairing code, and
  * a schedule's long output lands in a Slack channel once, split at Slack's limit.
  */
 const SECRET = 'sk-slack-5e2b7c9d1a4f8e63';
 const ALLOWED = 'U0ALLOWED';
 const CHANNEL = 'C0REPORTS';
+const DISCORD_USER = { id: '400000000000000001', username: 'ada' };
+const DISCORD_CHANNEL = '500000000000000001';
 
-describe('chat from Slack through the gateway', { timeout: 180_000 }, () => {
+describe('chat from Slack and Discord through the gateway', { timeout: 180_000 }, () => {
   let fake: FakeModel;
   let slack: SlackStandIn;
   let telegram: TelegramStandIn;
+  let discord: DiscordStandIn;
   let t: TestApp;
   let workers: RunningWorkers;
   let auth: Record<string, string>;
@@ -32,6 +36,7 @@ describe('chat from Slack through the gateway', { timeout: 180_000 }, () => {
     fake = await startFakeModel();
     slack = await startSlackStandIn();
     telegram = await startTelegramStandIn();
+    discord = await startDiscordStandIn([DISCORD_CHANNEL]);
     t = await createTestApp(
       {
         'engine.command': [opencodeBin],
@@ -54,6 +59,12 @@ describe('chat from Slack through the gateway', { timeout: 180_000 }, () => {
           allow: [501],
           api_root: telegram.apiRoot,
         },
+        'chat.discord': {
+          token_secret: 'DISCORD_TOKEN',
+          allow: [DISCORD_USER.id],
+          channels: [DISCORD_CHANNEL],
+          api_root: discord.apiRoot,
+        },
       },
       'e2e-slack',
       undefined,
@@ -62,6 +73,7 @@ describe('chat from Slack through the gateway', { timeout: 180_000 }, () => {
     await t.services.secrets.set('SLACK_BOT_TOKEN', slack.botToken);
     await t.services.secrets.set('SLACK_APP_TOKEN', slack.appToken);
     await t.services.secrets.set('TELEGRAM_TOKEN', telegram.token);
+    await t.services.secrets.set('DISCORD_TOKEN', discord.token);
     await t.services.secrets.set('SLACK_KEY', SECRET);
     await t.services.redaction.refresh();
     await t.services.engine.start();
@@ -77,6 +89,7 @@ describe('chat from Slack through the gateway', { timeout: 180_000 }, () => {
         );
       });
     await telegram.waitFor(() => telegram.calls.some((c) => c.method === 'getUpdates'), 30_000);
+    await discord.waitFor(() => discord.identified() === 1, 30_000);
   }, 180_000);
 
   afterAll(async () => {
@@ -85,6 +98,7 @@ describe('chat from Slack through the gateway', { timeout: 180_000 }, () => {
     await t?.close();
     await slack?.close();
     await telegram?.close();
+    await discord?.close();
     await fake?.close();
     rmSync(engineHome, { recursive: true, force: true });
   });
@@ -166,5 +180,60 @@ describe('chat from Slack through the gateway', { timeout: 180_000 }, () => {
     expect(sent.every((text) => text.length <= 3000)).toBe(true);
     const squeeze = (text: string) => text.replace(/\s/g, '');
     expect(squeeze(sent.join(''))).toBe(squeeze(`report\n${entry?.output}`));
+  });
+
+  it('answers a Discord DM with a streamed, redacted reply, and delivers to a guild channel once', async () => {
+    fake.enqueue({
+      kind: 'text',
+      text: `Key ${SECRET} for you. ${'More text streams in. '.repeat(5)}`,
+      chunks: 6,
+      delayMs: 350,
+    });
+    const dm = discord.userWrites(DISCORD_USER, 'key?');
+    await discord.waitFor(
+      () => discord.texts(dm).at(-1)?.trim().endsWith('More text streams in.'),
+      60_000,
+    );
+    const [message] = discord.messages.filter((m) => m.channel_id === dm);
+    expect(message?.edits.length).toBeGreaterThan(0);
+    expect(discord.texts(dm).at(-1)).toContain('Key [REDACTED:SLACK_KEY] for you.');
+    expect(JSON.stringify(discord.calls)).not.toContain(SECRET);
+    expect(discord.calls.some((c) => c.path === `/channels/${dm}/typing`)).toBe(true);
+
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/schedules',
+      headers: auth,
+      payload: {
+        name: 'report-discord',
+        cron_expr: '0 0 1 1 *',
+        type: 'script',
+        script_name: 'report.star',
+        output_target: { provider: 'discord', channel_id: DISCORD_CHANNEL },
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as string;
+    discord.failNext('POST /channels/:id/messages', { status: 429, retryAfter: 1 });
+    await t.app.inject({ method: 'POST', url: `/api/schedules/${id}/run`, headers: auth });
+    const until = Date.now() + 60_000;
+    let entry: { output: string; delivery?: { status: string } } | undefined;
+    while (Date.now() < until) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/schedules/${id}/runs`,
+        headers: auth,
+      });
+      entry = (res.json() as { runs: Array<{ output: string; delivery?: { status: string } }> })
+        .runs[0];
+      if (entry?.delivery && entry.delivery.status !== 'pending') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(entry?.delivery).toEqual({ status: 'delivered' });
+    const sent = discord.texts(DISCORD_CHANNEL);
+    expect(sent.length).toBeGreaterThanOrEqual(6);
+    expect(sent.every((text) => text.length <= 2000)).toBe(true);
+    const squeeze = (text: string) => text.replace(/\s/g, '');
+    expect(squeeze(sent.join(''))).toBe(squeeze(`report-discord\n${entry?.output}`));
   });
 });
