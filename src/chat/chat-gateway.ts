@@ -10,15 +10,25 @@ import type { StreamRedactor } from '../secrets/stream-redactor.js';
 import type { ChatRepository } from '../store/chat-repository.js';
 import type { ChatAccess } from './chat-access.js';
 import { PAIRING_TTL_MS } from './chat-access.js';
-import type { ChatProvider, InboundAction, InboundMessage, ProviderStatus } from './provider.js';
+import type {
+  ChatProvider,
+  ChatProviderName,
+  InboundAction,
+  InboundMessage,
+  ProviderStatus,
+} from './provider.js';
 import { createReplyStream } from './reply-stream.js';
 import type { ScriptApprovals } from './script-approvals.js';
 
 export type SessionScope = 'active' | 'per_chat';
 
 export interface ChatGatewayDeps {
-  /** Builds the configured providers (their tokens read from the secrets); none is an empty list. */
-  providers: () => Promise<ChatProvider[]>;
+  /** The configured providers, by name. */
+  configured: readonly ChatProviderName[];
+  /** Builds a provider with its token read from the secrets; null while the token is not set. */
+  build: (name: ChatProviderName) => Promise<ChatProvider | null>;
+  /** How often the leader tries again to start a provider that is missing its token. */
+  retryEveryMs?: number;
   access: Pick<ChatAccess, 'allowed' | 'requestPairing'>;
   repo: Pick<ChatRepository, 'holdLease' | 'releaseLease' | 'sessionOf' | 'setSessionOf'>;
   engine: {
@@ -74,23 +84,39 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
   // One turn at a time per engine session: two turns at once would interleave their events.
   const turns = new Map<string, Promise<void>>();
 
-  async function becomeLeader() {
-    const built = await deps.providers();
-    const started: ChatProvider[] = [];
-    for (const provider of built) {
+  let nextAttempt = 0;
+
+  /**
+   * Starts the configured providers not running yet: all of them on becoming leader, then any
+   * whose token was missing or whose start failed, every `retryEveryMs` (a token stored after
+   * start-up is picked up without a restart).
+   */
+  async function startMissing(): Promise<void> {
+    nextAttempt = Date.now() + (deps.retryEveryMs ?? 30_000);
+    const running = new Set(providers.map((p) => p.name));
+    for (const name of deps.configured.filter((n) => !running.has(n))) {
+      const provider = await deps.build(name).catch((err: unknown) => {
+        log.error({ err, provider: name }, 'chat provider not built');
+        return null;
+      });
+      if (!provider) continue;
       try {
         await provider.start({
           message: (message) => void receive(provider, message),
           action: (action) => void tap(action),
         });
-        started.push(provider);
+        providers = [...providers, provider];
+        log.info({ provider: name }, 'chat provider receiving');
       } catch (err) {
-        log.error({ err, provider: provider.name }, 'chat provider did not start');
+        log.error({ err, provider: name }, 'chat provider did not start');
       }
     }
-    providers = started;
+  }
+
+  async function becomeLeader() {
     leader = true;
-    log.info({ providers: started.map((p) => p.name) }, 'chat gateway leading');
+    await startMissing();
+    log.info({ providers: providers.map((p) => p.name) }, 'chat gateway leading');
   }
 
   async function stepDown(why: string) {
@@ -117,9 +143,17 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
     }
     if (held && !leader) await becomeLeader();
     else if (!held && leader) await stepDown('lease lost');
-    else if (leader && providers.some((p) => p.status().state === 'error')) {
-      // A provider whose receiving died (a network failure grammY gave up on) starts again.
-      await stepDown('provider failed');
+    else if (leader) {
+      // A provider whose receiving died (a network failure its library gave up on) starts again.
+      const failed = providers.filter((p) => p.status().state === 'error');
+      if (failed.length > 0) {
+        providers = providers.filter((p) => !failed.includes(p));
+        await Promise.allSettled(failed.map((p) => p.stop()));
+        nextAttempt = 0;
+      }
+      if (providers.length < deps.configured.length && Date.now() >= nextAttempt) {
+        await startMissing();
+      }
     }
   }
 

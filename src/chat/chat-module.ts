@@ -58,10 +58,18 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
     channels: { slack: config.slack?.channels ?? [], discord: config.discord?.channels ?? [] },
   });
 
+  // Said once per secret: the gateway asks again every half minute until the token is stored.
+  const unset = new Set<string>();
   async function token(name: string, provider: ChatProviderName): Promise<string | null> {
     const value = await deps.getSecret(name);
-    if (!value)
-      log.warn({ provider, secret: name }, `chat provider ${provider}: secret ${name} is not set`);
+    if (!value && !unset.has(name)) {
+      unset.add(name);
+      log.warn(
+        { provider, secret: name },
+        `chat provider ${provider}: secret ${name} is not set; it starts once the secret is stored`,
+      );
+    }
+    if (value) unset.delete(name);
     return value;
   }
 

@@ -1,7 +1,6 @@
 import type { AppDeps } from '../api/app.js';
 import { createChatGateway, type ChatGateway } from '../chat/chat-gateway.js';
 import { createChatModule, type ChatModule } from '../chat/chat-module.js';
-import type { ChatProvider } from '../chat/provider.js';
 import { createChatDeliveryProvider } from '../schedules/delivery/chat-provider.js';
 import { createStreamRedactor } from '../secrets/stream-redactor.js';
 import { createChatRepository } from '../store/chat-repository.js';
@@ -189,10 +188,8 @@ export async function buildServerParts(
   const gateway =
     core.chat.configured.length > 0
       ? createChatGateway({
-          providers: async () =>
-            (await Promise.all(core.chat.configured.map((name) => core.chat.build(name)))).filter(
-              (p): p is ChatProvider => p !== null,
-            ),
+          configured: core.chat.configured,
+          build: (name) => core.chat.build(name),
           access: core.chat.access,
           repo: createChatRepository(ctx.redis),
           engine: {
