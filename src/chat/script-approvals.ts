@@ -27,6 +27,7 @@ export interface ScriptApprovalsDeps {
     | 'openApprovals'
     | 'closeApproval'
     | 'markApproval'
+    | 'setApprovalMessage'
     | 'awaitReason'
     | 'approvalAnswering'
   >;
@@ -128,14 +129,14 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
     }
     const id = randomBytes(9).toString('base64url');
     const text = await requestText(record, provider.maxMessageChars);
-    const messageId = await provider.send(config.channel_id, text, { buttons: buttons(id) });
+    // Stored before its message goes out: a tap that comes at once finds it.
     const request: StoredApproval = {
       id,
       script: record.name,
       hash: record.hash,
       provider: config.provider,
       chat_id: config.channel_id,
-      message_id: messageId,
+      message_id: '',
       text,
       approver_id: approver,
       created_at: new Date(now()).toISOString(),
@@ -147,6 +148,13 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
       const closed = await repo.closeApproval({ id: previous, script: record.name }, 'superseded');
       if (closed) await edit(closed, 'Superseded: a newer version was sent for review.');
     }
+    try {
+      request.message_id = await provider.send(config.channel_id, text, { buttons: buttons(id) });
+    } catch (err) {
+      await repo.closeApproval(request, 'superseded');
+      throw err;
+    }
+    await repo.setApprovalMessage(id, request.message_id);
   }
 
   async function decidedElsewhere(record: ScriptRecord, verdict: string, by: string) {
@@ -176,7 +184,8 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
       const match = /^(ap|rj):([\w-]+)$/.exec(action.data);
       if (!match) return false;
       const [, verb, id = ''] = match;
-      const request = await repo.approval(id);
+      const stored = await repo.approval(id);
+      const request = stored && { ...stored, message_id: stored.message_id || action.messageId };
       if (!request || request.chat_id !== action.chatId || request.provider !== action.provider) {
         await action.answer('This review request is unknown.');
         return true;

@@ -88,6 +88,8 @@ export interface ChatRepository {
     request: Pick<StoredApproval, 'id' | 'script'>,
     state: ApprovalState,
   ): Promise<StoredApproval | null>;
+  /** The id of the request's message, known once it was sent. */
+  setApprovalMessage(id: string, messageId: string): Promise<void>;
   /** Records the final state of a request this process closed (a decision that did not hold). */
   markApproval(request: StoredApproval, state: ApprovalState): Promise<void>;
   /** Waits for a rejection reason answering `promptId`. */
@@ -202,6 +204,9 @@ export function createChatRepository(redis: Redis): ChatRepository {
         request.script,
       )) as string | null;
       return raw ? (JSON.parse(raw) as StoredApproval) : null;
+    },
+    async setApprovalMessage(id, messageId) {
+      await callLua(redis, 'chatApprovalMessage', keys.chatApproval(id), messageId);
     },
     async markApproval(request, state) {
       await redis.set(
