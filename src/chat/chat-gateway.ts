@@ -92,7 +92,7 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
    * start-up is picked up without a restart).
    */
   async function startMissing(): Promise<void> {
-    nextAttempt = Date.now() + (deps.retryEveryMs ?? 30_000);
+    nextAttempt = Date.now() + (deps.retryEveryMs ?? 10_000);
     const running = new Set(providers.map((p) => p.name));
     for (const name of deps.configured.filter((n) => !running.has(n))) {
       const provider = await deps.build(name).catch((err: unknown) => {

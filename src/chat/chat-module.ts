@@ -58,7 +58,7 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
     channels: { slack: config.slack?.channels ?? [], discord: config.discord?.channels ?? [] },
   });
 
-  // Said once per secret: the gateway asks again every half minute until the token is stored.
+  // Said once per secret: the gateway asks again every ten seconds until the token is stored.
   const unset = new Set<string>();
   async function token(name: string, provider: ChatProviderName): Promise<string | null> {
     const value = await deps.getSecret(name);
