@@ -38,7 +38,11 @@ import { scriptRoutes } from './routes/scripts.js';
 import { secretRoutes } from './routes/secrets.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { setupRoutes } from './routes/setup.js';
-import { chatAdminRoutes } from './routes/chat.js';
+import {
+  chatAdminRoutes,
+  telegramWebhookRoutes,
+  type TelegramWebhookOptions,
+} from './routes/chat.js';
 import type { ChatAccess } from '../chat/chat-access.js';
 
 /** What the HTTP application needs; `src/cli` builds it once per process. */
@@ -57,6 +61,8 @@ export interface AppDeps {
   engine: EngineModule;
   /** Who may talk to the chat bot: pairing requests and approved identities. */
   chat: ChatAccess;
+  /** Telegram's webhook calls (webhook mode only). */
+  telegramWebhook?: TelegramWebhookOptions | undefined;
   /** The MCP tools, loaded on the first `/mcp` request. */
   toolset(): Promise<Toolset>;
 }
@@ -109,6 +115,7 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       // Unknown /api paths count against the client's limit too.
       api.setNotFoundHandler({ preHandler: rateLimitHook(auth.limits.api, byIp) }, noRoute);
       await api.register(setupRoutes, { auth });
+      if (deps.telegramWebhook) await api.register(telegramWebhookRoutes, deps.telegramWebhook);
       await api.register(authRoutes, { auth });
       // The chat WebSocket verifies its `?token=` itself, before the upgrade.
       await api.register(chatRoutes, {

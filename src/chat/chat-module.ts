@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log/logger.js';
-import type { ChatRepository } from '../store/chat-repository.js';
+import type { ChatRepository, ChatUpdateReader } from '../store/chat-repository.js';
 import { createChatAccess, type ChatAccess } from './chat-access.js';
 import { createChatOutbox, type ChatOutbox } from './chat-outbox.js';
 import type { ChatProvider, ChatProviderName } from './provider.js';
@@ -18,6 +18,8 @@ export interface ChatModuleDeps {
   redact: (text: string) => string;
   /** Per-provider send budget shared by every process (`chat_send` and deliveries). */
   takeSend?: (provider: ChatProviderName) => Promise<boolean>;
+  /** A blocking reader of webhook updates on a connection of its own (webhook mode). */
+  openUpdateReader?: () => ChatUpdateReader;
   /** What script reviews from chat need (`chat.approvals`). */
   reviews?: Pick<ScriptApprovalsDeps, 'scripts' | 'adminName'>;
   log: Logger;
@@ -88,17 +90,33 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
     return values.every((v): v is string => Boolean(v)) ? values : null;
   }
 
-  async function build(name: ChatProviderName): Promise<ChatProvider | null> {
+  /** `send`: for sending only (no webhook reader, which holds a connection of its own). */
+  async function build(
+    name: ChatProviderName,
+    purpose: 'receive' | 'send' = 'receive',
+  ): Promise<ChatProvider | null> {
     const values = await tokens(name);
     if (!values) return null;
     // Provider libraries load on first use: processes without that provider never pay for them.
     if (name === 'telegram' && config.telegram) {
       const { createTelegramProvider } = await import('./telegram-provider.js');
+      const url = config.telegram.webhook_url;
+      const reader =
+        url && purpose === 'receive' && deps.openUpdateReader ? deps.openUpdateReader() : null;
       return createTelegramProvider({
         token: values[0] as string,
         apiRoot: config.telegram.api_root,
         redact: deps.redact,
         log: log.child({ component: 'telegram' }),
+        ...(url && reader
+          ? {
+              webhook: {
+                url,
+                next: () => reader.take('telegram', 5),
+                close: () => reader.close(),
+              },
+            }
+          : {}),
       });
     }
     if (name === 'slack' && config.slack) {
@@ -136,7 +154,7 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
     const value = values.join('\n');
     const hit = cache.get(name);
     if (hit?.secret === value) return hit.provider;
-    const provider = build(name);
+    const provider = build(name, 'send');
     cache.set(name, { secret: value, provider });
     return provider;
   }

@@ -2,6 +2,7 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError, HttpError } from 'grammy';
 import { ChatSendError } from '../errors/chat-errors.js';
 import type { Logger } from '../log/logger.js';
+import { telegramWebhookSecret } from './telegram-webhook-secret.js';
 import type { ChatProvider, InboundHandlers, ProviderStatus, SendOptions } from './provider.js';
 
 export interface TelegramProviderOptions {
@@ -13,7 +14,20 @@ export interface TelegramProviderOptions {
   log: Logger;
   /** Long-poll wait of getUpdates, in seconds (Telegram's own bound is 50). */
   pollSeconds?: number;
+  /**
+   * Webhook mode: Telegram posts updates to `url` (an API process, which queues them); this
+   * provider registers the webhook and handles what `next` hands it.
+   */
+  webhook?: {
+    url: string;
+    /** The next queued update (JSON), or null after a wait with none. */
+    next: () => Promise<string | null>;
+    /** Ends a `next` in progress. */
+    close: () => void;
+  };
 }
+
+const allowedUpdates = ['message', 'callback_query'] as const;
 
 /** Telegram's message limit (characters after entity parsing; Steward sends plain text). */
 export const TELEGRAM_MAX_CHARS = 4096;
@@ -92,14 +106,44 @@ export function createTelegramProvider(options: TelegramProviderOptions): ChatPr
   return {
     name: 'telegram',
     maxMessageChars: TELEGRAM_MAX_CHARS,
-    start(handlers) {
+    async start(handlers) {
       receiver = handlers;
       status = { state: 'starting' };
+      const webhook = options.webhook;
+      if (webhook) {
+        try {
+          await bot.init();
+          await bot.api.setWebhook(webhook.url, {
+            secret_token: telegramWebhookSecret(options.token),
+            allowed_updates: [...allowedUpdates],
+          });
+        } catch (err) {
+          status = { state: 'error', error: redact((err as Error).message) };
+          throw failure('setWebhook', err);
+        }
+        status = { state: 'running' };
+        void (async () => {
+          while (receiver) {
+            // A broken connection is retried after a pause, not in a tight loop.
+            const raw = await webhook.next().catch(async () => {
+              await new Promise((r) => setTimeout(r, 1000));
+              return null;
+            });
+            if (!raw || !receiver) continue;
+            await bot
+              .handleUpdate(JSON.parse(raw) as Parameters<typeof bot.handleUpdate>[0])
+              .catch((err: unknown) =>
+                log.warn({ err: redact(String(err)) }, 'telegram update failed'),
+              );
+          }
+        })();
+        return;
+      }
       return new Promise<void>((resolve, reject) => {
         let started = false;
         bot
           .start({
-            allowed_updates: ['message', 'callback_query'],
+            allowed_updates: [...allowedUpdates],
             timeout: options.pollSeconds ?? 30,
             onStart: () => {
               started = true;
@@ -120,6 +164,7 @@ export function createTelegramProvider(options: TelegramProviderOptions): ChatPr
     },
     async stop() {
       receiver = null;
+      options.webhook?.close();
       if (bot.isRunning()) await bot.stop();
       status = { state: 'stopped' };
     },

@@ -3,7 +3,12 @@ import { createChatGateway, type ChatGateway } from '../chat/chat-gateway.js';
 import { createChatModule, type ChatModule } from '../chat/chat-module.js';
 import { createChatDeliveryProvider } from '../schedules/delivery/chat-provider.js';
 import { createStreamRedactor } from '../secrets/stream-redactor.js';
-import { createChatRepository } from '../store/chat-repository.js';
+import {
+  createChatRepository,
+  createChatUpdateQueue,
+  createChatUpdateReader,
+} from '../store/chat-repository.js';
+import { telegramWebhookSecret } from '../chat/telegram-webhook-secret.js';
 import { createAdminRepository } from '../store/admin-repository.js';
 import type { ScriptApprovals } from '../chat/script-approvals.js';
 import { createTokenBucketRepository } from '../store/token-bucket-repository.js';
@@ -108,6 +113,11 @@ export async function buildCore(ctx: Context): Promise<Core> {
     repo: createChatRepository(redis),
     redact,
     takeSend: (provider) => buckets.take('chat', provider, CHAT_SENDS_PER_SECOND, CHAT_SEND_BURST),
+    // BLPOP holds its connection while it waits: one of its own.
+    openUpdateReader: () =>
+      createChatUpdateReader(
+        createRedis(ctx.redisTarget, 'store', { enableAutoPipelining: false }),
+      ),
     reviews: {
       scripts,
       adminName: async () => (await createAdminRepository(redis).get())?.username ?? 'admin',
@@ -245,7 +255,26 @@ export async function buildAppDeps(
     schedules: parts.schedules.service,
     engine: parts.engine,
     chat: core.chat.access,
+    telegramWebhook: ctx.config.chat.telegram?.webhook_url
+      ? telegramWebhook(ctx, core, ctx.config.chat.telegram.token_secret)
+      : undefined,
     toolset: lazyToolset(ctx, core),
+  };
+}
+
+/** Webhook mode: the secret Telegram signs with, derived from the stored token, and the queue. */
+function telegramWebhook(
+  ctx: Context,
+  core: Core,
+  tokenSecret: string,
+): AppDeps['telegramWebhook'] {
+  const queue = createChatUpdateQueue(ctx.redis);
+  return {
+    secret: async () => {
+      const token = await core.secrets.get(tokenSecret);
+      return token ? telegramWebhookSecret(token) : null;
+    },
+    push: (update) => queue.push('telegram', update),
   };
 }
 

@@ -194,6 +194,11 @@ export const configSchema = strict({
         .default([]),
       /** The Bot API root; egress rules do not apply to it. */
       api_root: z.string().url().default('https://api.telegram.org'),
+      /**
+       * Webhook mode instead of long polling: the public HTTPS URL of this deployment's
+       * `/api/chat/telegram/webhook`. Telegram signs each call with a secret derived from the token.
+       */
+      webhook_url: z.string().url().optional(),
     }).optional(),
     discord: strict({
       token_secret: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'expected a secret name'),

@@ -97,6 +97,45 @@ export interface ChatRepository {
   approvalAnswering(provider: string, chatId: string, promptId: string): Promise<string | null>;
 }
 
+/** Webhook updates waiting for the leader; a backlog past this is cut (oldest first). */
+const MAX_QUEUED_UPDATES = 10_000;
+
+/** Hands webhook updates from the API processes to the gateway's leader. */
+export interface ChatUpdateQueue {
+  push(provider: string, update: string): Promise<void>;
+}
+
+export function createChatUpdateQueue(redis: Redis): ChatUpdateQueue {
+  return {
+    async push(provider, update) {
+      await redis
+        .multi()
+        .rpush(keys.chatUpdates(provider), update)
+        .ltrim(keys.chatUpdates(provider), -MAX_QUEUED_UPDATES, -1)
+        .exec();
+    },
+  };
+}
+
+/**
+ * The leader's side: a blocking read on a connection of its own (BLPOP holds the connection
+ * while it waits). `close` ends a wait in progress.
+ */
+export interface ChatUpdateReader {
+  take(provider: string, waitSeconds: number): Promise<string | null>;
+  close(): void;
+}
+
+export function createChatUpdateReader(redis: Redis): ChatUpdateReader {
+  return {
+    async take(provider, waitSeconds) {
+      const popped = await redis.blpop(keys.chatUpdates(provider), waitSeconds);
+      return popped ? popped[1] : null;
+    },
+    close: () => redis.disconnect(),
+  };
+}
+
 export function createChatRepository(redis: Redis): ChatRepository {
   const field = (provider: string, id: string) => `${provider}:${id}`;
   return {

@@ -77,6 +77,8 @@ export const keys = {
     `chat:approval-announced:${script}:${hash}`,
   /** Hash: "provider:chat:prompt message" → the request whose rejection reason it asks for. */
   chatApprovalReasons: () => 'chat:approval-reasons',
+  /** List of webhook updates an API process received, for the gateway's leader to handle. */
+  chatUpdates: (provider: string) => `chat:updates:${provider}`,
   /** Hash: message part → sending | sent, for one (run or call, target) delivery. */
   chatDelivery: (deliveryId: string) => `chat:delivery:${deliveryId}`,
 

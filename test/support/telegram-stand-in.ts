@@ -55,6 +55,8 @@ export interface TelegramStandIn {
   failNext(method: string, failure: InjectedFailure, times?: number): void;
   /** The next call of `method` is recorded but not answered until the returned function runs. */
   holdNext(method: string): { reached: Promise<void>; release(): void };
+  /** The webhook set by setWebhook (then updates are posted there instead of polled). */
+  readonly webhook: { url: string; secret: string; answers: number[] } | null;
   /** The current text of each message sent to a chat, in order. */
   chatTexts(chatId: string | number): string[];
   waitFor<T>(check: () => T | undefined | null | false, ms?: number): Promise<T>;
@@ -81,6 +83,27 @@ export async function startTelegramStandIn(
   let nextUpdate = 1;
   let nextMessage = 100;
   let nextCallback = 1;
+  let webhook: { url: string; secret: string; answers: number[] } | null = null;
+  /** Polled from the queue, or posted to the webhook as Telegram does once one is set. */
+  const deliver = (update: Update) => {
+    if (!webhook) {
+      updates.push(update);
+      for (const wake of [...pollWaiters]) wake();
+      return;
+    }
+    const hook = webhook;
+    void fetch(hook.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-telegram-bot-api-secret-token': hook.secret,
+      },
+      body: JSON.stringify(update),
+    }).then(
+      (res) => hook.answers.push(res.status),
+      () => hook.answers.push(0),
+    );
+  };
   const callbackAnswers = new Map<string, (text: string) => void>();
 
   const reply = (res: ServerResponse, status: number, body: unknown) => {
@@ -178,6 +201,10 @@ export async function startTelegramStandIn(
             username: 'steward_test_bot',
           });
         case 'deleteWebhook':
+          webhook = null;
+          return ok(res, true);
+        case 'setWebhook':
+          webhook = { url: String(body.url), secret: String(body.secret_token ?? ''), answers: [] };
           return ok(res, true);
         case 'getUpdates':
           return getUpdates(res, body);
@@ -246,8 +273,11 @@ export async function startTelegramStandIn(
     calls,
     messages,
     polling,
+    get webhook() {
+      return webhook;
+    },
     userWrites(user, text, replyTo) {
-      updates.push({
+      deliver({
         update_id: nextUpdate++,
         message: {
           message_id: nextMessage++,
@@ -266,12 +296,11 @@ export async function startTelegramStandIn(
             : {}),
         },
       });
-      for (const wake of [...pollWaiters]) wake();
     },
     userTaps(user, message, data) {
       const id = String(nextCallback++);
       const answered = new Promise<string>((resolve) => callbackAnswers.set(id, resolve));
-      updates.push({
+      deliver({
         update_id: nextUpdate++,
         callback_query: {
           id,
@@ -286,7 +315,6 @@ export async function startTelegramStandIn(
           },
         },
       });
-      for (const wake of [...pollWaiters]) wake();
       return answered;
     },
     failNext(method, failure, times = 1) {

@@ -1,7 +1,9 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ChatAccess } from '../../chat/chat-access.js';
+import { UnauthorizedError } from '../../errors/request-errors.js';
 
 const pairingSchema = z.object({
   code: z.string(),
@@ -55,3 +57,40 @@ export const chatAdminRoutes: FastifyPluginAsync<{ access: ChatAccess }> = async
     access.identities(),
   );
 };
+
+export interface TelegramWebhookOptions {
+  /** The secret Telegram must send, derived from the bot token; null while no token is stored. */
+  secret: () => Promise<string | null>;
+  /** Queues an update (JSON) for the gateway's leader. */
+  push: (update: string) => Promise<void>;
+}
+
+const telegramUpdate = z.looseObject({ update_id: z.number().int() });
+
+/**
+ * `POST /api/chat/telegram/webhook` (webhook mode, `chat.telegram.webhook_url`): Telegram's
+ * calls, signed with the secret set by the gateway's leader; the update is queued for the leader
+ * and answered at once. Public (no bearer token), so it is checked in constant time and the body
+ * must be an update.
+ */
+export const telegramWebhookRoutes: FastifyPluginAsync<TelegramWebhookOptions> = async (
+  app,
+  { secret, push },
+) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post('/chat/telegram/webhook', { schema: { body: telegramUpdate } }, async (req, reply) => {
+    const expected = await secret();
+    const given = req.headers['x-telegram-bot-api-secret-token'];
+    if (!expected || typeof given !== 'string' || !sameSecret(given, expected)) {
+      throw new UnauthorizedError('missing or wrong webhook secret');
+    }
+    await push(JSON.stringify(req.body));
+    return reply.send({ ok: true });
+  });
+};
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
