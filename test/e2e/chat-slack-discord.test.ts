@@ -105,7 +105,7 @@ describe('chat from Slack and Discord through the gateway', { timeout: 180_000 }
 
   it('answers a Slack DM with a message updated as the reply streams, the secret redacted', async () => {
     const reply = `The <key> is ${SECRET} & more. ${'Streaming words arrive. '.repeat(6)}`;
-    fake.enqueue({ kind: 'text', text: reply, chunks: 8, delayMs: 350 });
+    fake.enqueue({ kind: 'text', text: reply, chunks: 8, delayMs: 700 });
     slack.userWrites(ALLOWED, 'what is the key?');
     const dm = dmOf(ALLOWED);
     await slack
@@ -187,7 +187,7 @@ describe('chat from Slack and Discord through the gateway', { timeout: 180_000 }
       kind: 'text',
       text: `Key ${SECRET} for you. ${'More text streams in. '.repeat(5)}`,
       chunks: 6,
-      delayMs: 350,
+      delayMs: 700,
     });
     const dm = discord.userWrites(DISCORD_USER, 'key?');
     await discord.waitFor(
