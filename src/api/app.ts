@@ -38,6 +38,8 @@ import { scriptRoutes } from './routes/scripts.js';
 import { secretRoutes } from './routes/secrets.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { setupRoutes } from './routes/setup.js';
+import { statusRoutes } from './routes/status.js';
+import { uiRoutes } from './routes/ui.js';
 import { chatAdminRoutes } from './routes/chat.js';
 import type { ChatAccess } from '../chat/chat-access.js';
 
@@ -89,6 +91,9 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     engineStatus: () => (engine.hub.connected() ? 'connected' : 'unavailable'),
   });
 
+  // The admin web UI at `/`, with its own Content-Security-Policy (its plugin's scope only).
+  if (ctx.config.ui.enabled) await app.register(uiRoutes);
+
   if (ctx.config.mcp.http.enabled) {
     await app.register(mcpHttpRoutes, {
       mcp: ctx.config.mcp.http,
@@ -137,6 +142,10 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
         await secured.register(sessionRoutes, { sessions: engine.sessions });
         await secured.register(modelRoutes, { models: engine.models });
         await secured.register(chatAdminRoutes, { access: deps.chat });
+        await secured.register(statusRoutes, {
+          config: ctx.config,
+          engineStatus: () => (engine.hub.connected() ? 'connected' : 'unavailable'),
+        });
       });
     },
     { prefix: '/api' },

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ChatAccess } from '../../chat/chat-access.js';
 
-const pairingSchema = z.object({
+export const pairingSchema = z.object({
   code: z.string(),
   provider: z.string(),
   user_id: z.string(),
@@ -13,7 +13,7 @@ const pairingSchema = z.object({
   expires_at: z.string(),
 });
 
-const identitySchema = z.object({
+export const identitySchema = z.object({
   provider: z.string(),
   user_id: z.string(),
   chat_id: z.string(),

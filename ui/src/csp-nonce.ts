@@ -1,0 +1,7 @@
+/**
+ * Steward stamps each index.html with a fresh nonce (src/api/routes/ui.ts); its
+ * Content-Security-Policy lets only `<style>` elements carrying it apply, which is how Mantine and
+ * the code editor add their styles. Browsers hide the attribute but keep the `nonce` property.
+ */
+export const cspNonce: string =
+  document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce ?? '';
