@@ -5,3 +5,9 @@
  */
 export const cspNonce: string =
   document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce ?? '';
+
+/*
+ * react-remove-scroll (Mantine's modals) writes its `<style>` with the nonce `get-nonce` finds,
+ * which looks for this webpack-era global when nobody called its setter.
+ */
+(globalThis as { __webpack_nonce__?: string }).__webpack_nonce__ = cspNonce;

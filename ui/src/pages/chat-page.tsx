@@ -38,7 +38,7 @@ export default function ChatPage() {
       <Title order={2}>Chat</Title>
       {error && <ErrorAlert error={error} title="That did not work" />}
       {notice && (
-        <Text size="sm" c="green.8" role="status">
+        <Text size="sm" c="teal.9" role="status">
           {notice}
         </Text>
       )}
@@ -111,7 +111,7 @@ export default function ChatPage() {
                           <Group gap="xs">
                             <Button
                               size="xs"
-                              color="green"
+                              color="teal"
                               onClick={() => void approve(p)}
                               aria-label={`Approve ${p.code}`}
                             >

@@ -1,4 +1,5 @@
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../api/client';
 import type { Health, Metrics, Readiness, Schedule, ScriptListEntry, Status } from '../api/types';
@@ -26,6 +27,11 @@ async function loadOverview(): Promise<Overview> {
 
 export default function DashboardPage() {
   const overview = useData(loadOverview, []);
+  // The probes cost no rate limit; /api/status one call in 15 s.
+  useEffect(() => {
+    const timer = setInterval(() => void overview.reload(), 15_000);
+    return () => clearInterval(timer);
+  }, [overview.reload]);
   const scripts = useData(() => api.get<{ scripts: ScriptListEntry[] }>('/api/scripts'), []);
   const schedules = useData(() => api.get<{ schedules: Schedule[] }>('/api/schedules'), []);
 

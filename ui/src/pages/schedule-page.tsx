@@ -270,7 +270,7 @@ function ScheduleForm({ existing, onSaved }: { existing: Schedule | null; onSave
           </Alert>
         )}
         {saved && (
-          <Text c="green.8" size="sm" role="status">
+          <Text c="teal.9" size="sm" role="status">
             Saved.
           </Text>
         )}

@@ -37,7 +37,7 @@ export default function SchedulesPage() {
       </Group>
       {error ? <ErrorAlert error={error} title="That did not work" /> : null}
       {notice && (
-        <Text size="sm" c="green.8" role="status">
+        <Text size="sm" c="teal.9" role="status">
           {notice}
         </Text>
       )}

@@ -13,8 +13,9 @@ const TEMPLATE = `# @description: what this script does
 # @version: 1.0
 # @secrets: API_KEY -> api.example.com
 
-def main(name = "world"):
-    return {"greeting": "hello " + name}
+def main():
+    # args: the run's arguments (a dict)
+    return {"greeting": "hello " + args.get("name", "world")}
 `;
 
 /** Create a script (`/scripts/new`) or change one (`/scripts/:name/edit`); either is pending. */

@@ -252,6 +252,7 @@ function TestRunner({ script, onRan }: { script: ScriptDetail; onRan: () => void
         <Stack>
           <Textarea
             label="Arguments (JSON object)"
+            description="The script reads them as args; with a function named below, they are its keyword arguments"
             value={args}
             onChange={(e) => setArgs(e.currentTarget.value)}
             error={argsError}

@@ -189,7 +189,7 @@ export default function ScriptReviewPage() {
               />
               <Group>
                 <Button
-                  color="green"
+                  color="teal"
                   loading={busy}
                   disabled={upToDate || r.shownHash !== detail.hash}
                   onClick={() => void approve(r)}

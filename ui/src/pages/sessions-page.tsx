@@ -163,7 +163,7 @@ function DefaultModel() {
         error={error}
       />
       {saved && (
-        <Text size="sm" c="green.8" role="status">
+        <Text size="sm" c="teal.9" role="status">
           Saved; sessions created from now on use it.
         </Text>
       )}
