@@ -20,6 +20,7 @@ import type { RedactionService } from '../secrets/redaction-service.js';
 import type { SecretService } from '../secrets/secret-service.js';
 import { createStreamRedactor } from '../secrets/stream-redactor.js';
 import type { MetricsSources } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
 import { authGuards, authPlugin } from './plugins/auth.js';
 import { contextPlugin } from './plugins/context.js';
 import { corsPlugin } from './plugins/cors.js';
@@ -81,6 +82,8 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
   await app.register(securityHeadersPlugin);
   await app.register(corsPlugin, { allowedOrigins: ctx.config.admin.cors.allowed_origins });
   await app.register(contextPlugin, { ctx });
+  // Before any route: it records each one as it is registered (GET /api/openapi.json below).
+  await registerOpenApi(app);
   // Frames up to 1 MiB reach the chat handler, which answers those over 64 KiB itself.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
@@ -114,6 +117,12 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       // Unknown /api paths count against the client's limit too.
       api.setNotFoundHandler({ preHandler: rateLimitHook(auth.limits.api, byIp) }, noRoute);
       await api.register(setupRoutes, { auth });
+      // The OpenAPI 3.1 document of this API, built from the routes' zod schemas.
+      api.get(
+        '/openapi.json',
+        { onRequest: rateLimitHook(auth.limits.api, byIp), schema: { hide: true } },
+        async () => app.swagger(),
+      );
       await api.register(authRoutes, { auth });
       // The chat WebSocket verifies its `?token=` itself, before the upgrade.
       await api.register(chatRoutes, {

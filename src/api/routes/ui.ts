@@ -99,5 +99,6 @@ export const uiRoutes: FastifyPluginAsync<UiRoutesOptions> = async (app, opts) =
       .type('text/html; charset=utf-8')
       .send(template.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
   };
-  for (const url of UI_CLIENT_ROUTES) app.get(url, page);
+  // Pages, not API operations: left out of the OpenAPI document.
+  for (const url of UI_CLIENT_ROUTES) app.get(url, { schema: { hide: true } }, page);
 };

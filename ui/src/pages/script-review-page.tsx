@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Code,
   Group,
@@ -160,9 +159,7 @@ export default function ScriptReviewPage() {
                           ) : (
                             <Group gap={4}>
                               {detail.metadata.secret_destinations[s]!.map((h) => (
-                                <Badge key={h} variant="outline">
-                                  {h}
-                                </Badge>
+                                <Code key={h}>{h}</Code>
                               ))}
                             </Group>
                           )}
@@ -174,9 +171,8 @@ export default function ScriptReviewPage() {
               )}
               {approved ? (
                 <Text size="sm">
-                  Compared with the last approved version (
-                  <Code>{approved.commit.slice(0, 8)}</Code>
-                  ).
+                  Compared with the last approved version,{' '}
+                  <Code>{approved.commit.slice(0, 8)}</Code>.
                 </Text>
               ) : (
                 <Text size="sm">Never approved: the whole text is new.</Text>
