@@ -112,6 +112,11 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     expect(storage).toEqual({ local: '{}', session: '{}', cookies: '' });
     await expectAccessible(page, 'dashboard');
     await screenshot(page, '03-dashboard-empty');
+    // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
   });
 
   it('creates a script, which is pending and waits on the dashboard', async () => {
@@ -119,6 +124,13 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     await page.getByText('No scripts yet.').waitFor();
     await page.getByRole('link', { name: 'New script' }).click();
     await page.getByLabel('Name').fill('greet.star');
+    // A syntax error: Steward's invalid_script answer is shown at its line and column.
+    await fillEditor('def main():\n    return {"a": }\n');
+    await page.getByRole('button', { name: 'Create script' }).click();
+    const refused = page.getByRole('alert').filter({ hasText: 'Not saved' });
+    await refused.getByText(/line 2, column \d+/).waitFor();
+    await page.locator('.cm-lintRange-error').first().waitFor();
+    await screenshot(page, '04a-invalid-script');
     await fillEditor(SOURCE);
     await expectAccessible(page, 'new script');
     await screenshot(page, '04-new-script');

@@ -1,10 +1,7 @@
 import '@mantine/core/styles.css';
 import './app.css';
 import {
-  Alert,
-  Badge,
   MantineProvider,
-  Modal,
   createTheme,
   defaultVariantColorsResolver,
   parseThemeColor,
@@ -63,10 +60,11 @@ const theme = createTheme({
   variantColorResolver,
   respectReducedMotion: true,
   components: {
-    Badge: Badge.extend({ defaultProps: { variant: 'light' } }),
+    // Plain objects, not Component.extend(): the first load then carries no modal or alert code.
+    Badge: { defaultProps: { variant: 'light' } },
     // Mantine's close buttons are icons: give them a name for screen readers.
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Alert: Alert.extend({ defaultProps: { closeButtonLabel: 'Dismiss' } }),
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Alert: { defaultProps: { closeButtonLabel: 'Dismiss' } },
   },
   primaryColor: 'indigo',
   // Shades dark enough for 4.5:1 contrast of white text (WCAG AA, checked by axe in test/ui).
