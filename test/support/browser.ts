@@ -38,6 +38,8 @@ export async function launchChromium(): Promise<Browser> {
 export interface RunningSteward {
   base: string;
   dir: string;
+  /** Its Redis key prefix, for a test that reaches the store directly. */
+  prefix: string;
   child: ChildProcess;
   output(): string;
   /** Resolves once the supervised engine answers (`steward_engine_up 1`). */
@@ -102,6 +104,7 @@ export async function startSteward(
   return {
     base,
     dir,
+    prefix,
     child,
     async engineUp(timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs;

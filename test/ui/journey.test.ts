@@ -1,4 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createChatAccess } from '../../src/chat/chat-access.js';
+import { createChatRepository } from '../../src/store/chat-repository.js';
+import { storeRedis } from '../support/redis.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import {
@@ -41,7 +44,16 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
   beforeAll(async () => {
     fake = await startFakeModel();
     fake.setFallback({ kind: 'text', text: 'ok' });
-    steward = await startSteward(fake.baseURL);
+    steward = await startSteward(fake.baseURL, {
+      // Short-lived access tokens, so the journey goes through silent refreshes.
+      admin: {
+        jwt: { access_expiry: '8s' },
+        rate_limit: { api_per_minute: 2000, login_per_minute: 50 },
+      },
+      // A Telegram section (its token secret never set, so nothing is polled): the chat screen
+      // then lists the provider; the pairing request below is made in the store.
+      chat: { telegram: { token_secret: 'TELEGRAM_TOKEN', api_root: 'http://127.0.0.1:9' } },
+    });
     await steward.engineUp();
     browser = await launchChromium();
     context = await browser.newContext({
@@ -248,6 +260,85 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     await page.getByText('active', { exact: true }).waitFor();
     await expectAccessible(page, 'sessions');
     await screenshot(page, '15-sessions');
+  });
+
+  it('lists scripts with a status filter and search, and compares versions', async () => {
+    await nav('Scripts').click();
+    await page.getByRole('link', { name: 'greet.star', exact: true }).waitFor();
+    await page.getByText('Pending', { exact: true }).click();
+    await page.getByText('No script matches.').waitFor();
+    await page.getByText('Approved', { exact: true }).click();
+    await page.getByRole('link', { name: 'greet.star', exact: true }).waitFor();
+    await page.getByRole('textbox', { name: 'Search scripts' }).fill('GREETING');
+    await page.getByRole('link', { name: 'greet.star', exact: true }).waitFor();
+    await expectAccessible(page, 'scripts');
+    await screenshot(page, '16a-scripts');
+    await page.getByRole('link', { name: 'greet.star', exact: true }).click();
+    await page.getByRole('tab', { name: 'Runs' }).click();
+    await page.getByRole('cell', { name: /ms$/ }).first().waitFor();
+    await page.getByRole('tab', { name: 'Versions' }).click();
+    await page.getByRole('cell', { name: 'created' }).waitFor();
+    await expectAccessible(page, 'versions');
+  });
+
+  it('shows a pairing request on the chat screen and approves it', async () => {
+    const redis = storeRedis(steward.prefix);
+    try {
+      const access = createChatAccess({ repo: createChatRepository(redis), allow: {} });
+      const pairing = await access.requestPairing({
+        provider: 'telegram',
+        chatId: '424242',
+        userId: '424242',
+        userName: 'Grace',
+        text: 'hello?',
+      });
+      expect(pairing?.code).toMatch(/^[A-Za-z0-9]{8}$/);
+      await nav('Chat').click();
+      await page
+        .getByRole('region', { name: 'Providers' })
+        .getByText('telegram', { exact: true })
+        .waitFor();
+      const row = page.getByRole('row', { name: new RegExp(pairing!.code) });
+      await row.getByText('Grace').waitFor();
+      await expectAccessible(page, 'chat pairings');
+      await screenshot(page, '16b-chat-pairing');
+      await page.getByRole('button', { name: `Approve ${pairing!.code}` }).click();
+      await page.getByText('Grace may now talk to the assistant.').waitFor();
+      await page.getByText('No one is waiting.', { exact: false }).waitFor();
+      await page
+        .getByRole('region', { name: 'Approved people' })
+        .getByRole('cell', { name: 'Grace' })
+        .waitFor();
+      await screenshot(page, '16c-chat-approved');
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('renews an expired access token silently through the refresh cookie', async () => {
+    const renewals: number[] = [];
+    const refused: number[] = [];
+    const onResponse = (res: {
+      url(): string;
+      status(): number;
+      request(): { method(): string };
+    }) => {
+      const url = new URL(res.url());
+      if (url.pathname === '/api/session' && res.status() === 200) renewals.push(Date.now());
+      if (url.pathname.startsWith('/api/') && res.status() === 401) refused.push(Date.now());
+    };
+    page.on('response', onResponse);
+    // The access token lives 8 s here; wait it out, then use the app.
+    await page.waitForTimeout(9_000);
+    await nav('Secrets').click();
+    await page
+      .getByRole('row', { name: /GREETING_KEY/ })
+      .getByText('set', { exact: true })
+      .waitFor();
+    page.off('response', onResponse);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(renewals.length).toBeGreaterThan(0);
+    expect(new URL(page.url()).pathname).toBe('/secrets');
   });
 
   it('keeps the session across a reload through the refresh cookie', async () => {

@@ -178,6 +178,11 @@ export default function DashboardPage() {
         )}
       </Loaded>
 
+      <Text size="xs" c="dimmed">
+        Counts come from /metrics, which may be up to 10 seconds old; this page refreshes them every
+        15 seconds.
+      </Text>
+
       <section aria-labelledby="runs-title">
         <Title order={3} size="h4" id="runs-title" mb="xs">
           Recent schedule runs

@@ -33,7 +33,7 @@ export default function ScriptPage() {
   const { name = '' } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const notice = (location.state as { notice?: string } | null)?.notice;
+  const { notice, tone = 'green' } = (location.state ?? {}) as { notice?: string; tone?: string };
   const script = useData(() => api.get<ScriptDetail>(path(name)), [name]);
   const [tab, setTab] = useState<string | null>('source');
 
@@ -46,7 +46,7 @@ export default function ScriptPage() {
         </Anchor>
       </Group>
       {notice && (
-        <Alert color="green" role="status">
+        <Alert color={tone} role="status">
           {notice}
         </Alert>
       )}

@@ -85,7 +85,7 @@ export default function ScriptReviewPage() {
       await api.post(`/api/scripts/${encodeURIComponent(name)}/reject`, { reason: reason.trim() });
       setRejecting(false);
       navigate(`/scripts/${encodeURIComponent(name)}`, {
-        state: { notice: `${name} rejected.` },
+        state: { notice: `${name} rejected.`, tone: 'orange' },
       });
     } catch (err) {
       setError(errorMessage(err));
