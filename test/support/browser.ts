@@ -50,9 +50,10 @@ export interface RunningSteward {
 /**
  * A real `steward start` (API, workers, scheduler and the supervised OpenCode talking to the
  * fake model at `modelURL`) on a free loopback port, on the test Redis under a fresh prefix.
+ * `extra` replaces top-level config sections.
  */
 export async function startSteward(
-  modelURL: string,
+  modelURL: string | null,
   extra: Record<string, unknown> = {},
 ): Promise<RunningSteward> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-ui-'));
@@ -68,11 +69,20 @@ export async function startSteward(
     log: { level: process.env.TEST_LOG_LEVEL ?? 'warn' },
     // A browser journey makes more calls a minute than a person would.
     admin: { rate_limit: { api_per_minute: 2000, login_per_minute: 50 } },
-    engine: {
-      command: [opencodeBin],
-      config: { provider: mockProvider(modelURL), model: 'mock/echo', small_model: 'mock/echo' },
-      env: isolatedEnv(engineHome),
-    },
+    // Without a model URL: no engine (sessions and agent schedules then answer 503).
+    ...(modelURL
+      ? {
+          engine: {
+            command: [opencodeBin],
+            config: {
+              provider: mockProvider(modelURL),
+              model: 'mock/echo',
+              small_model: 'mock/echo',
+            },
+            env: isolatedEnv(engineHome),
+          },
+        }
+      : {}),
     ...extra,
   };
   // JSON is YAML.
