@@ -13,16 +13,10 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, ApiError, errorMessage } from '../api/client';
 import { useAuth } from '../auth/auth-provider';
+// Steward's own rules, so the form says what the API would refuse before sending.
+import { passwordProblem, usernameProblem } from '../../../src/auth/password-policy.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** The password rule of the spec, checked here too so the form can say it before sending. */
-export function passwordProblem(password: string): string | null {
-  if (password.length >= 16) return null;
-  const kinds = [/[A-Z]/, /[a-z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(password));
-  if (password.length >= 12 && kinds.length >= 3) return null;
-  return 'At least 16 characters, or at least 12 with three of: uppercase, lowercase, digit, symbol.';
-}
 
 /**
  * First start: create the administrator. From another machine Steward also wants the one-time
@@ -41,6 +35,7 @@ export function SetupPage() {
   const [busy, setBusy] = useState(false);
 
   const problem = password ? passwordProblem(password) : null;
+  const nameProblem = usernameProblem(username);
   const mismatch = confirm !== '' && confirm !== password;
 
   const submit = async (event: FormEvent) => {
@@ -85,6 +80,7 @@ export function SetupPage() {
               label="Username"
               value={username}
               onChange={(e) => setUsername(e.currentTarget.value)}
+              error={username ? nameProblem : null}
               required
               autoComplete="username"
             />
@@ -120,7 +116,7 @@ export function SetupPage() {
                 {error}
               </Alert>
             )}
-            <Button type="submit" loading={busy} disabled={!!problem || mismatch}>
+            <Button type="submit" loading={busy} disabled={!!problem || !!nameProblem || mismatch}>
               Create administrator
             </Button>
           </Stack>
