@@ -145,6 +145,8 @@ export async function startSteward(
 /** Saves a screenshot of the screen a test checks, for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // From the top: a full-page capture of a scrolled page repeats the fixed header mid-page.
+  await page.evaluate('window.scrollTo(0, 0)');
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;

@@ -234,6 +234,35 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     await screenshot(page, '13-schedules');
   });
 
+  it('creates an AI prompt schedule that runs once, and shows the reply as its output', async () => {
+    await page.getByRole('link', { name: 'New schedule' }).click();
+    await page.getByLabel('Name').fill('daily summary');
+    await page.getByText('An AI prompt', { exact: true }).click();
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('Summarise my day in one line.');
+    // By keyboard: focus the switch and press Space.
+    const once = page.getByRole('switch', { name: 'Run once, then disable' });
+    await once.focus();
+    await page.keyboard.press('Space');
+    expect(await once.isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Create schedule' }).click();
+    await page.getByRole('heading', { name: 'daily summary' }).waitFor();
+    fake.enqueue({ kind: 'text', text: 'A quiet day: one script approved.' });
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page
+      .getByRole('row', { name: /A quiet day: one script approved\./ })
+      .getByText('success')
+      .waitFor({ timeout: 60_000 });
+    // Run once: the schedule disabled itself, and the form shows it.
+    await expect
+      .poll(() => page.getByRole('switch', { name: 'Enabled' }).isChecked(), { timeout: 10_000 })
+      .toBe(false);
+    await screenshot(page, '13a-agent-schedule-run');
+    await nav('Schedules').click();
+    await expect
+      .poll(async () => page.getByRole('switch', { name: 'daily summary enabled' }).isChecked())
+      .toBe(false);
+  });
+
   it('chats in a new session and sees the reply stream in, rendered as Markdown', async () => {
     await nav('Sessions').click();
     await page.getByRole('button', { name: 'New session' }).click();

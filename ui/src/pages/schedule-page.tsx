@@ -104,7 +104,11 @@ export default function SchedulePage() {
       <Loaded state={schedule} what="the schedule">
         {(s) => (
           <Stack gap="xl">
-            <ScheduleForm existing={s} onSaved={() => void schedule.reload()} />
+            <ScheduleForm
+              key={s?.id ?? 'new'}
+              existing={s}
+              onSaved={() => void schedule.reload()}
+            />
             {s && <Runs schedule={s} onChange={() => void schedule.reload()} />}
           </Stack>
         )}
@@ -122,10 +126,17 @@ function ScheduleForm({ existing, onSaved }: { existing: Schedule | null; onSave
   const scripts = useData(() => api.get<{ scripts: ScriptListEntry[] }>('/api/scripts'), []);
   const zones = useMemo(timeZones, []);
   const preview = nextFirings(form.cron_expr, form.timezone, 5);
+  const [dirty, setDirty] = useState(false);
   const set = <K extends keyof Form>(key: K, value: Form[K]) => {
     setSaved(false);
+    setDirty(true);
     setForm((f) => ({ ...f, [key]: value }));
   };
+  // The schedule changed on the server (a run-once run disabled it, say): show that, unless
+  // the administrator is in the middle of editing.
+  useEffect(() => {
+    if (existing && !dirty) setForm(toForm(existing));
+  }, [existing?.updated_at, existing?.enabled]);
 
   const save = async () => {
     setBusy(true);
@@ -134,6 +145,7 @@ function ScheduleForm({ existing, onSaved }: { existing: Schedule | null; onSave
       if (existing) {
         await api.put(`/api/schedules/${encodeURIComponent(existing.id)}`, toBody(form, false));
         setSaved(true);
+        setDirty(false);
         onSaved();
       } else {
         const created = await api.post<Schedule>('/api/schedules', toBody(form, true));
