@@ -7,6 +7,7 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
+COPY ui ./ui
 RUN node scripts/build.mjs && npm prune --omit=dev --ignore-scripts
 
 # Runtime stage: compiled code, production dependencies, git (vault sync), a non-root user.

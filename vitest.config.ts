@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+/** The browser journeys: Chromium, a whole `steward start` and OpenCode each. */
+const BROWSER = ['test/ui/journey.test.ts', 'test/ui/setup-token.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -10,5 +12,17 @@ export default defineConfig({
     // Two cores on CI: more parallel files only adds contention with the Redis server and workers.
     maxWorkers: 2,
     reporters: ['default', './test/support/count-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'steward', include: ['test/**/*.test.ts'], exclude: BROWSER },
+      },
+      {
+        // After everything else: a browser and a whole deployment beside timing-sensitive tests
+        // (thread scheduling, leases) would only make those flaky on two cores.
+        extends: true,
+        test: { name: 'browser', include: BROWSER, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

@@ -1,8 +1,10 @@
 // `npm run build`: a fresh dist (tsc never deletes the output of a moved or removed module, and
 // a stale file there could still be imported), then the Lua of src/store/lua beside
-// dist/store/lua-commands.js, since tsc emits only JavaScript.
+// dist/store/lua-commands.js, since tsc emits only JavaScript, then the admin web UI (ui/) into
+// dist/ui with Vite, each asset also stored gzip- and brotli-compressed for @fastify/static.
 import { spawnSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = new URL('../', import.meta.url);
 rmSync(new URL('dist', root), { recursive: true, force: true });
@@ -13,3 +15,27 @@ const tsc = spawnSync(
 );
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 cpSync(new URL('src/store/lua', root), new URL('dist/store/lua', root), { recursive: true });
+
+// A production install without dev dependencies (the Docker runtime stage copies a built dist)
+// has no Vite: the API then runs without the UI and says so at start.
+let vite;
+try {
+  vite = await import('vite');
+} catch {
+  console.warn('vite is not installed: dist/ui not built (the API serves no web UI)');
+  process.exit(0);
+}
+await vite.build({
+  configFile: new URL('ui/vite.config.ts', root).pathname,
+  logLevel: process.env.CI ? 'warn' : 'info',
+});
+const assets = new URL('dist/ui/assets/', root);
+for (const name of readdirSync(assets)) {
+  if (!/\.(js|css|svg|json|map)$/.test(name)) continue;
+  const body = readFileSync(new URL(name, assets));
+  writeFileSync(new URL(`${name}.gz`, assets), gzipSync(body, { level: 9 }));
+  writeFileSync(
+    new URL(`${name}.br`, assets),
+    brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
+}

@@ -20,6 +20,7 @@ import type { RedactionService } from '../secrets/redaction-service.js';
 import type { SecretService } from '../secrets/secret-service.js';
 import { createStreamRedactor } from '../secrets/stream-redactor.js';
 import type { MetricsSources } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
 import { authGuards, authPlugin } from './plugins/auth.js';
 import { contextPlugin } from './plugins/context.js';
 import { corsPlugin } from './plugins/cors.js';
@@ -38,6 +39,8 @@ import { scriptRoutes } from './routes/scripts.js';
 import { secretRoutes } from './routes/secrets.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { setupRoutes } from './routes/setup.js';
+import { statusRoutes } from './routes/status.js';
+import { uiRoutes } from './routes/ui.js';
 import {
   chatAdminRoutes,
   telegramWebhookRoutes,
@@ -85,6 +88,8 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
   await app.register(securityHeadersPlugin);
   await app.register(corsPlugin, { allowedOrigins: ctx.config.admin.cors.allowed_origins });
   await app.register(contextPlugin, { ctx });
+  // Before any route: it records each one as it is registered (GET /api/openapi.json below).
+  await registerOpenApi(app);
   // Frames up to 1 MiB reach the chat handler, which answers those over 64 KiB itself.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
@@ -94,6 +99,9 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
     metrics: deps.metrics,
     engineStatus: () => (engine.hub.connected() ? 'connected' : 'unavailable'),
   });
+
+  // The admin web UI at `/`, with its own Content-Security-Policy (its plugin's scope only).
+  if (ctx.config.ui.enabled) await app.register(uiRoutes);
 
   if (ctx.config.mcp.http.enabled) {
     await app.register(mcpHttpRoutes, {
@@ -116,6 +124,12 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       api.setNotFoundHandler({ preHandler: rateLimitHook(auth.limits.api, byIp) }, noRoute);
       await api.register(setupRoutes, { auth });
       if (deps.telegramWebhook) await api.register(telegramWebhookRoutes, deps.telegramWebhook);
+      // The OpenAPI 3.1 document of this API, built from the routes' zod schemas.
+      api.get(
+        '/openapi.json',
+        { onRequest: rateLimitHook(auth.limits.api, byIp), schema: { hide: true } },
+        async () => app.swagger(),
+      );
       await api.register(authRoutes, { auth });
       // The chat WebSocket verifies its `?token=` itself, before the upgrade.
       await api.register(chatRoutes, {
@@ -144,6 +158,10 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
         await secured.register(sessionRoutes, { sessions: engine.sessions });
         await secured.register(modelRoutes, { models: engine.models });
         await secured.register(chatAdminRoutes, { access: deps.chat });
+        await secured.register(statusRoutes, {
+          config: ctx.config,
+          engineStatus: () => (engine.hub.connected() ? 'connected' : 'unavailable'),
+        });
       });
     },
     { prefix: '/api' },

@@ -260,6 +260,10 @@ export const configSchema = strict({
   web: strict({
     max_length: z.number().int().positive().default(100_000),
   }).prefault({}),
+  /** The administrator web UI (`ui/`, built into `dist/ui`), served at `/` by every API process. */
+  ui: strict({
+    enabled: z.boolean().default(true),
+  }).prefault({}),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -121,6 +121,14 @@ export const scriptDetailSchema = scriptRecordSchema
       secret_destinations: z.record(z.string(), z.array(z.string())),
     }),
     execution_history: z.array(executionEntrySchema),
+    /** Beyond the spec, for review: who approved (when approved) or rejected and why. */
+    approved_at: record.approved_at,
+    approved_by: record.approved_by,
+    /** The version the last approval covered, kept while a change is pending: a review's base. */
+    approved_commit: z.string().optional(),
+    rejected_at: record.rejected_at,
+    rejected_by: record.rejected_by,
+    reason: record.reason,
   });
 export type ScriptDetail = z.infer<typeof scriptDetailSchema>;
 

@@ -154,6 +154,19 @@ export function createScriptService({
     executionHistory: store.executionHistory,
     mustGet,
 
+    /**
+     * The newest version whose text the last approval covered: what a review compares a pending
+     * text against. Null when the script was never approved (or rejected since).
+     */
+    async approvedVersion(record: ScriptRecord): Promise<VersionRecord | null> {
+      if (!record.approved_hash) return null;
+      for (const entry of await store.versions(record.name)) {
+        const found = await store.version(record.name, entry.commit);
+        if (found?.hash === record.approved_hash) return found;
+      }
+      return null;
+    },
+
     /** Newest first. */
     async versions(name: string) {
       await mustGet(name);

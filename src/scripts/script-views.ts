@@ -22,7 +22,11 @@ export function toListEntry(record: ScriptRecord): ScriptListEntry {
   };
 }
 
-export function toDetail(record: ScriptRecord, history: ExecutionEntry[]): ScriptDetail {
+export function toDetail(
+  record: ScriptRecord,
+  history: ExecutionEntry[],
+  approvedCommit?: string,
+): ScriptDetail {
   return {
     name: record.name,
     source: record.source,
@@ -33,5 +37,16 @@ export function toDetail(record: ScriptRecord, history: ExecutionEntry[]): Scrip
       secret_destinations: record.metadata.secret_destinations ?? {},
     },
     execution_history: history,
+    ...(record.status === 'approved' && record.approved_at && record.approved_by
+      ? { approved_at: record.approved_at, approved_by: record.approved_by }
+      : {}),
+    ...(approvedCommit ? { approved_commit: approvedCommit } : {}),
+    ...(record.status === 'rejected'
+      ? {
+          ...(record.rejected_at ? { rejected_at: record.rejected_at } : {}),
+          ...(record.rejected_by ? { rejected_by: record.rejected_by } : {}),
+          ...(record.reason !== undefined ? { reason: record.reason } : {}),
+        }
+      : {}),
   };
 }

@@ -54,6 +54,13 @@ describe('Telegram webhook mode', { timeout: 30_000 }, () => {
     expect(api.webhook?.answers).toEqual([200]);
   });
 
+  it('is in the OpenAPI document, without a bearer token', async () => {
+    const doc = (await (await fetch(`http://127.0.0.1:${port}/api/openapi.json`)).json()) as {
+      paths: Record<string, { post?: { security?: unknown[] } }>;
+    };
+    expect(doc.paths['/api/chat/telegram/webhook']?.post?.security).toEqual([]);
+  });
+
   it('refuses a call without the right secret, and a body that is not an update', async () => {
     const url = `http://127.0.0.1:${port}/api/chat/telegram/webhook`;
     const update = {

@@ -91,6 +91,26 @@ describe('toDetail', () => {
     expect(scriptDetailSchema.parse(detail)).toEqual(detail);
   });
 
+  it('adds the approval, the rejection and the approved version for review', () => {
+    const approvedAt = '2026-01-05T00:00:00.000Z';
+    const approvedDetail = toDetail(
+      { ...base, status: 'approved', approved_at: approvedAt, approved_by: 'admin' },
+      [],
+      'c'.repeat(40),
+    );
+    expect(approvedDetail).toMatchObject({
+      approved_at: approvedAt,
+      approved_by: 'admin',
+      approved_commit: 'c'.repeat(40),
+    });
+    const rejectedDetail = toDetail(
+      { ...base, status: 'rejected', rejected_at: approvedAt, rejected_by: 'admin', reason: 'no' },
+      [],
+    );
+    expect(rejectedDetail).toMatchObject({ rejected_by: 'admin', reason: 'no' });
+    expect(scriptDetailSchema.parse(rejectedDetail)).toEqual(rejectedDetail);
+  });
+
   it('copies the metadata, so changing the answer cannot change the record', () => {
     const record = structuredClone(base);
     const detail = toDetail(record, []);

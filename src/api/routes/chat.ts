@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ChatAccess } from '../../chat/chat-access.js';
 import { UnauthorizedError } from '../../errors/request-errors.js';
 
-const pairingSchema = z.object({
+export const pairingSchema = z.object({
   code: z.string(),
   provider: z.string(),
   user_id: z.string(),
@@ -15,7 +15,7 @@ const pairingSchema = z.object({
   expires_at: z.string(),
 });
 
-const identitySchema = z.object({
+export const identitySchema = z.object({
   provider: z.string(),
   user_id: z.string(),
   chat_id: z.string(),

@@ -79,7 +79,11 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
     { schema: { params: nameParams, response: { 200: scriptDetailSchema } } },
     async (req) => {
       const record = await scripts.mustGet(req.params.name);
-      return toDetail(record, await scripts.executionHistory(record.name));
+      const [history, approvedVersion] = await Promise.all([
+        scripts.executionHistory(record.name),
+        scripts.approvedVersion(record),
+      ]);
+      return toDetail(record, history, approvedVersion?.commit);
     },
   );
 

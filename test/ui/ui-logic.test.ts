@@ -1,0 +1,68 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { diffRows } from '../../ui/src/diff-rows.js';
+import { cronInWords, nextFirings } from '../../ui/src/schedule-time.js';
+import { scriptHash, sha256 } from '../../ui/src/sha256.js';
+import { hashSource } from '../../src/scripts/hashing.js';
+
+/** The UI's logic that needs no browser: the hash it approves, the diff it shows, cron previews. */
+describe('the hash the approve button sends', () => {
+  it('is the hash Steward gives the same text (WebCrypto)', async () => {
+    for (const text of ['', 'def main():\n    return 1\n', 'ünïcödé ✓ 🎉\r\n\ttabs']) {
+      expect(await scriptHash(text)).toBe(hashSource(text));
+    }
+  });
+
+  it('matches node:crypto in the plain-code fallback used off a secure context', () => {
+    for (let n = 0; n < 300; n += 7) {
+      const bytes = randomBytes(n);
+      const expected = createHash('sha256').update(bytes).digest('hex');
+      expect(Buffer.from(sha256(new Uint8Array(bytes))).toString('hex')).toBe(expected);
+    }
+  });
+});
+
+describe('diffRows', () => {
+  it('shows every line of a new text as added', () => {
+    const rows = diffRows('', 'a\nb\n');
+    expect(rows).toEqual([
+      { right: { n: 1, text: 'a', kind: 'add' } },
+      { right: { n: 2, text: 'b', kind: 'add' } },
+    ]);
+  });
+
+  it('puts a changed line beside the one it replaces, and numbers both sides', () => {
+    const rows = diffRows('a\nb\nc\n', 'a\nB\nc\nd\n');
+    expect(rows).toEqual([
+      { left: { n: 1, text: 'a', kind: 'same' }, right: { n: 1, text: 'a', kind: 'same' } },
+      { left: { n: 2, text: 'b', kind: 'del' }, right: { n: 2, text: 'B', kind: 'add' } },
+      { left: { n: 3, text: 'c', kind: 'same' }, right: { n: 3, text: 'c', kind: 'same' } },
+      { right: { n: 4, text: 'd', kind: 'add' } },
+    ]);
+  });
+});
+
+describe('the cron preview', () => {
+  it('gives the next five firings in the chosen time zone', () => {
+    const preview = nextFirings('30 6 * * *', 'Europe/Oslo', 5);
+    expect('fires' in preview && preview.fires).toHaveLength(5);
+    if (!('fires' in preview)) return;
+    const oslo = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Oslo',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    for (const fire of preview.fires) expect(oslo.format(fire)).toBe('06:30');
+  });
+
+  it("refuses what Steward refuses, with Steward's reason", () => {
+    expect(nextFirings('* * * *', 'UTC')).toEqual({
+      error: expect.stringContaining('expected 5 fields'),
+    });
+    expect(nextFirings('0 0 30 2 *', 'UTC')).toHaveProperty('error');
+  });
+
+  it('says the expression in words', () => {
+    expect(cronInWords('30 6 * * 1-5')).toBe('At 06:30, Monday through Friday');
+  });
+});

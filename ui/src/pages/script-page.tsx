@@ -1,0 +1,457 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { api, errorMessage } from '../api/client';
+import type { RunResult, ScriptDetail, SecretInfo, VersionEntry } from '../api/types';
+import { useData } from '../api/use-data';
+import { RunStatusBadge, ScriptStatusBadge } from '../components/badges';
+import CodeEditor from '../components/code-editor';
+import { ConfirmButton } from '../components/confirm-button';
+import { SideBySideDiff } from '../components/side-by-side-diff';
+import { Empty, ErrorAlert, Loaded, Loading } from '../components/states';
+import { When } from '../components/time';
+
+const path = (name: string) => `/api/scripts/${encodeURIComponent(name)}`;
+
+export default function ScriptPage() {
+  const { name = '' } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { notice, tone = 'green' } = (location.state ?? {}) as { notice?: string; tone?: string };
+  const script = useData(() => api.get<ScriptDetail>(path(name)), [name]);
+  const [tab, setTab] = useState<string | null>('source');
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>{name}</Title>
+        <Anchor component={Link} to="/scripts">
+          All scripts
+        </Anchor>
+      </Group>
+      {notice && (
+        <Alert color={tone} role="status">
+          {notice}
+        </Alert>
+      )}
+      <Loaded state={script} what="the script">
+        {(s) => (
+          <Stack>
+            <Group gap="sm">
+              <ScriptStatusBadge status={s.status} />
+              <Text size="sm">
+                <Code>{s.hash}</Code>
+              </Text>
+            </Group>
+            {s.status === 'rejected' && (
+              <Alert color="red" title="Rejected">
+                Reason: {s.reason || 'none given'}
+                {s.rejected_by ? ` — ${s.rejected_by}` : ''}
+                {s.rejected_at ? `, ${new Date(s.rejected_at).toLocaleString()}` : ''}
+              </Alert>
+            )}
+            {s.status === 'approved' && s.approved_by && (
+              <Text size="sm" c="dimmed">
+                Approved by {s.approved_by} <When at={s.approved_at} />
+              </Text>
+            )}
+            <Group>
+              {s.status !== 'approved' && (
+                <Button component={Link} to={`/scripts/${encodeURIComponent(name)}/review`}>
+                  Review
+                </Button>
+              )}
+              <Button
+                variant="default"
+                component={Link}
+                to={`/scripts/${encodeURIComponent(name)}/edit`}
+              >
+                Edit
+              </Button>
+              {s.status === 'approved' && (
+                <Button
+                  variant="default"
+                  component={Link}
+                  to={`/scripts/${encodeURIComponent(name)}/review`}
+                >
+                  Revoke (reject)…
+                </Button>
+              )}
+              <ConfirmButton
+                title={`Delete ${name}?`}
+                message="The script and its whole version history are removed. Schedules that run it will fail."
+                confirmLabel="Delete"
+                onConfirm={async () => {
+                  await api.delete(path(name));
+                  navigate('/scripts');
+                }}
+              >
+                Delete
+              </ConfirmButton>
+            </Group>
+            <Tabs value={tab} onChange={setTab} keepMounted={false}>
+              <Tabs.List>
+                <Tabs.Tab value="source">Source</Tabs.Tab>
+                <Tabs.Tab value="test">Test run</Tabs.Tab>
+                <Tabs.Tab value="history">Runs</Tabs.Tab>
+                <Tabs.Tab value="versions">Versions</Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="source" pt="md">
+                <SourceTab script={s} />
+              </Tabs.Panel>
+              <Tabs.Panel value="test" pt="md">
+                <TestRunner script={s} onRan={() => void script.reload()} />
+              </Tabs.Panel>
+              <Tabs.Panel value="history" pt="md">
+                <RunHistory script={s} />
+              </Tabs.Panel>
+              <Tabs.Panel value="versions" pt="md">
+                <Versions name={name} onRestored={() => void script.reload()} />
+              </Tabs.Panel>
+            </Tabs>
+          </Stack>
+        )}
+      </Loaded>
+    </Stack>
+  );
+}
+
+function SourceTab({ script }: { script: ScriptDetail }) {
+  const secrets = useData(() => api.get<{ secrets: SecretInfo[] }>('/api/secrets'), []);
+  const m = script.metadata;
+  return (
+    <SimpleGrid cols={{ base: 1, md: 3 }}>
+      <div className="span-2">
+        <CodeEditor value={script.source} readOnly label={`Source of ${script.name}`} />
+      </div>
+      <Stack gap="sm">
+        <Title order={3} size="h5">
+          Metadata
+        </Title>
+        <Table>
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Th>Description</Table.Th>
+              <Table.Td>{m.description || '—'}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>Author</Table.Th>
+              <Table.Td>{m.author || '—'}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>Version</Table.Th>
+              <Table.Td>{m.version || '—'}</Table.Td>
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
+        <Title order={3} size="h5">
+          Secrets it declares
+        </Title>
+        {m.secrets.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            None.
+          </Text>
+        ) : (
+          <Loaded state={secrets} what="secrets">
+            {({ secrets: known }) => (
+              <Table>
+                <Table.Tbody>
+                  {m.secrets.map((n) => {
+                    const set = known.find((k) => k.name === n)?.set ?? false;
+                    return (
+                      <Table.Tr key={n}>
+                        <Table.Td>
+                          <Code>{n}</Code>
+                        </Table.Td>
+                        <Table.Td>
+                          <Badge color={set ? 'green' : 'orange'} variant="light">
+                            {set ? 'set' : 'not set'}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td>
+                          <Text size="xs">
+                            {(m.secret_destinations[n] ?? []).join(', ') || 'no host'}
+                          </Text>
+                        </Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            )}
+          </Loaded>
+        )}
+        <Anchor component={Link} to="/secrets" size="sm">
+          Manage secrets
+        </Anchor>
+      </Stack>
+    </SimpleGrid>
+  );
+}
+
+function TestRunner({ script, onRan }: { script: ScriptDetail; onRan: () => void }) {
+  const [args, setArgs] = useState('{}');
+  const [fn, setFn] = useState('');
+  const [result, setResult] = useState<RunResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  let parsed: unknown = null;
+  let argsError: string | null = null;
+  try {
+    parsed = JSON.parse(args || '{}');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      argsError = 'Arguments are a JSON object, e.g. {"city": "Oslo"}';
+    }
+  } catch (err) {
+    argsError = `Not JSON: ${(err as Error).message}`;
+  }
+
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    try {
+      const body = { args: parsed, ...(fn.trim() ? { function: fn.trim() } : {}) };
+      setResult(await api.post<RunResult>(`${path(script.name)}/test`, body));
+      onRan();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Stack>
+      {script.status !== 'approved' && (
+        <Alert color="yellow">Only an approved script runs. Review and approve it first.</Alert>
+      )}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run();
+        }}
+      >
+        <Stack>
+          <Textarea
+            label="Arguments (JSON object)"
+            description="The script reads them as args; with a function named below, they are its keyword arguments"
+            value={args}
+            onChange={(e) => setArgs(e.currentTarget.value)}
+            error={argsError}
+            autosize
+            minRows={3}
+            classNames={{ input: 'mono' }}
+          />
+          <TextInput
+            label="Function"
+            description="Leave empty for main()"
+            value={fn}
+            onChange={(e) => setFn(e.currentTarget.value)}
+            w={260}
+          />
+          <Group>
+            <Button type="submit" loading={busy} disabled={!!argsError}>
+              Run test
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {error && <ErrorAlert error={error} title="The run could not start" />}
+      {result && (
+        <Stack gap="xs" aria-live="polite">
+          <Group gap="sm">
+            <RunStatusBadge status={result.success ? 'success' : 'error'} />
+            <Text size="sm">{result.duration_ms} ms</Text>
+          </Group>
+          {result.success ? (
+            <>
+              <Text size="sm" fw={600}>
+                Result
+              </Text>
+              <Code block>{JSON.stringify(result.result, null, 2)}</Code>
+            </>
+          ) : (
+            <Alert color="red" title="Error">
+              <span className="pre-wrap">{result.error}</span>
+            </Alert>
+          )}
+          <Text size="sm" fw={600}>
+            Logs
+          </Text>
+          {result.logs.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No output.
+            </Text>
+          ) : (
+            <Code block>{result.logs.join('\n')}</Code>
+          )}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function RunHistory({ script }: { script: ScriptDetail }) {
+  const runs = [...script.execution_history].reverse();
+  if (runs.length === 0) return <Empty>This script has not run yet.</Empty>;
+  return (
+    <Table striped>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>When</Table.Th>
+          <Table.Th>Outcome</Table.Th>
+          <Table.Th>Duration</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {runs.map((r, i) => (
+          <Table.Tr key={`${r.timestamp}-${i}`}>
+            <Table.Td>
+              <When at={r.timestamp} />
+            </Table.Td>
+            <Table.Td>
+              <RunStatusBadge status={r.success ? 'success' : 'error'} />
+            </Table.Td>
+            <Table.Td>{r.duration_ms} ms</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function Versions({ name, onRestored }: { name: string; onRestored: () => void }) {
+  const versions = useData(
+    () => api.get<{ versions: VersionEntry[] }>(`${path(name)}/history`),
+    [name],
+  );
+  const [from, setFrom] = useState<string | null>(null);
+  const [to, setTo] = useState<string | null>(null);
+  const [pair, setPair] = useState<{ before: string; after: string } | null>(null);
+  const [pairError, setPairError] = useState<unknown>(null);
+  const [loadingPair, setLoadingPair] = useState(false);
+
+  const compare = async (a: string, b: string) => {
+    setLoadingPair(true);
+    setPairError(null);
+    try {
+      const [x, y] = await Promise.all(
+        [a, b].map((c) => api.get<{ source: string }>(`${path(name)}/history/${c}`)),
+      );
+      setPair({ before: x!.source, after: y!.source });
+    } catch (err) {
+      setPairError(err);
+    } finally {
+      setLoadingPair(false);
+    }
+  };
+
+  return (
+    <Loaded state={versions} what="versions">
+      {({ versions: list }) => {
+        const options = list.map((v, i) => ({
+          value: v.commit,
+          label: `${i === 0 ? 'current — ' : ''}${v.commit.slice(0, 8)} ${v.message} (${new Date(v.timestamp).toLocaleString()})`,
+        }));
+        return (
+          <Stack>
+            <Table striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Version</Table.Th>
+                  <Table.Th>Change</Table.Th>
+                  <Table.Th>By</Table.Th>
+                  <Table.Th>When</Table.Th>
+                  <Table.Th>Restore</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((v, i) => (
+                  <Table.Tr key={v.commit}>
+                    <Table.Td>
+                      <Code>{v.commit.slice(0, 8)}</Code>
+                    </Table.Td>
+                    <Table.Td>{v.message}</Table.Td>
+                    <Table.Td>{v.author}</Table.Td>
+                    <Table.Td>
+                      <When at={v.timestamp} />
+                    </Table.Td>
+                    <Table.Td>
+                      {i === 0 ? (
+                        <Text size="sm" c="dimmed">
+                          current
+                        </Text>
+                      ) : (
+                        <ConfirmButton
+                          size="xs"
+                          variant="default"
+                          color="gray"
+                          title={`Restore version ${v.commit.slice(0, 8)}?`}
+                          message="Its text becomes a new version, pending your approval again."
+                          confirmLabel="Restore"
+                          onConfirm={async () => {
+                            await api.post(`${path(name)}/restore/${v.commit}`);
+                            await versions.reload();
+                            onRestored();
+                          }}
+                        >
+                          Restore
+                        </ConfirmButton>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+            {list.length > 1 && (
+              <Stack gap="xs">
+                <Title order={3} size="h5">
+                  Compare two versions
+                </Title>
+                <Group align="flex-end">
+                  <Select label="From" data={options} value={from} onChange={setFrom} w={360} />
+                  <Select label="To" data={options} value={to} onChange={setTo} w={360} />
+                  <Button
+                    variant="default"
+                    disabled={!from || !to}
+                    onClick={() => from && to && void compare(from, to)}
+                  >
+                    Compare
+                  </Button>
+                </Group>
+                {loadingPair && <Loading label="Loading both versions…" />}
+                {pairError ? <ErrorAlert error={pairError} /> : null}
+                {pair && (
+                  <SideBySideDiff
+                    before={pair.before}
+                    after={pair.after}
+                    beforeLabel={`From ${from?.slice(0, 8)}`}
+                    afterLabel={`To ${to?.slice(0, 8)}`}
+                  />
+                )}
+              </Stack>
+            )}
+          </Stack>
+        );
+      }}
+    </Loaded>
+  );
+}
