@@ -7,6 +7,8 @@ import type { ChatProviderName, InboundMessage } from './provider.js';
 export const PAIRING_CODE_LENGTH = 8;
 export const PAIRING_TTL_MS = 60 * 60 * 1000;
 export const MAX_PENDING_PAIRINGS = 3;
+/** A stranger writing again is answered at most this often (their code again, or "too many"). */
+export const STRANGER_ANSWER_WINDOW_MS = 60 * 1000;
 // No 0/O, 1/I/L: the code is read off a phone and typed into the admin UI.
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
@@ -30,6 +32,11 @@ export interface ChatAccess {
   allowed(provider: ChatProviderName, userId: string): Promise<boolean>;
   /** A pairing code for an unknown sender (the same one while it is pending); null when too many wait. */
   requestPairing(message: InboundMessage): Promise<{ code: string; created: boolean } | null>;
+  /**
+   * Whether to answer a stranger now: always for a new code, else once a minute per sender, so
+   * a flood from strangers cannot make the bot spend its platform rate limit on them.
+   */
+  mayAnswerStranger(provider: ChatProviderName, userId: string): Promise<boolean>;
   pairings(): Promise<PairingView[]>;
   identities(): Promise<IdentityView[]>;
   /** Approves a pending code (NotFoundError if unknown or expired). */
@@ -48,6 +55,7 @@ export interface ChatAccessDeps {
     | 'approveIdentity'
     | 'identity'
     | 'identities'
+    | 'claimStrangerAnswer'
   >;
   /** Configured user ids per provider (their private chats are reachable too). */
   allow: Partial<Record<ChatProviderName, readonly string[]>>;
@@ -105,6 +113,8 @@ export function createChatAccess(deps: ChatAccessDeps): ChatAccess {
         MAX_PENDING_PAIRINGS,
       );
     },
+    mayAnswerStranger: (provider, userId) =>
+      repo.claimStrangerAnswer(provider, userId, STRANGER_ANSWER_WINDOW_MS),
     async pairings() {
       return (await repo.pendingPairings(now())).map(view);
     },

@@ -29,7 +29,7 @@ export interface ChatGatewayDeps {
   build: (name: ChatProviderName) => Promise<ChatProvider | null>;
   /** How often the leader tries again to start a provider that is missing its token. */
   retryEveryMs?: number;
-  access: Pick<ChatAccess, 'allowed' | 'requestPairing'>;
+  access: Pick<ChatAccess, 'allowed' | 'requestPairing' | 'mayAnswerStranger'>;
   repo: Pick<ChatRepository, 'holdLease' | 'releaseLease' | 'sessionOf' | 'setSessionOf'>;
   engine: {
     client: Pick<EngineClient, 'promptAsync' | 'getSession'>;
@@ -230,6 +230,10 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
   async function handle(provider: ChatProvider, message: InboundMessage): Promise<void> {
     if (!(await deps.access.allowed(message.provider, message.userId))) {
       const pairing = await deps.access.requestPairing(message);
+      // A new code is always told; anything else to a stranger at most once a minute.
+      const answer =
+        (await deps.access.mayAnswerStranger(message.provider, message.userId)) || pairing?.created;
+      if (!answer) return;
       await provider.send(
         message.chatId,
         pairing

@@ -67,6 +67,8 @@ export interface ChatRepository {
   /** Removes a pending request and returns it (null if unknown or expired). */
   takePairing(code: string, now: number): Promise<StoredPairing | null>;
   approveIdentity(identity: StoredIdentity): Promise<void>;
+  /** True for the first call per (provider, user) within `windowMs`. */
+  claimStrangerAnswer(provider: string, userId: string, windowMs: number): Promise<boolean>;
   identity(provider: string, userId: string): Promise<StoredIdentity | null>;
   identities(): Promise<StoredIdentity[]>;
   sessionOf(provider: string, chatId: string): Promise<string | null>;
@@ -169,6 +171,10 @@ export function createChatRepository(redis: Redis): ChatRepository {
       const raw = (await callLua(redis, 'chatPairingTake', keys.chatPairings(), code, now)) as
         string | null;
       return raw ? (JSON.parse(raw) as StoredPairing) : null;
+    },
+    async claimStrangerAnswer(provider, userId, windowMs) {
+      const key = keys.chatStrangerAnswered(provider, userId);
+      return (await redis.set(key, '1', 'PX', windowMs, 'NX')) === 'OK';
     },
     async approveIdentity(identity) {
       await redis.hset(

@@ -64,6 +64,9 @@ export const keys = {
   chatLease: () => 'chat:leader',
   /** Hash: pairing code → the pending request (identity, chat, expiry). */
   chatPairings: () => 'chat:pairings',
+  /** Set while a stranger was answered lately (the bot answers a stranger once a minute). */
+  chatStrangerAnswered: (provider: string, userId: string) =>
+    `chat:stranger-answered:${provider}:${userId}`,
   /** Hash: "provider:user id" → the approved identity (its chat id, name, when). */
   chatIdentities: () => 'chat:identities',
   /** Hash: "provider:chat id" → its engine session (session scope `per_chat`). */

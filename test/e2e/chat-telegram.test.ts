@@ -94,10 +94,11 @@ describe('chat from Telegram through the gateway', { timeout: 180_000 }, () => {
     const notice = await api.waitFor(() => api.chatTexts(STRANGER.id)[0]);
     const code = /pairing code ([A-Z0-9]{8})/.exec(notice)?.[1];
     expect(code).toBeDefined();
-    // Asking again gives the same code.
+    // Writing again within the minute gets no answer and no second code: a flood from
+    // strangers cannot spend the bot's rate limit.
     api.userWrites(STRANGER, 'please?');
-    await api.waitFor(() => api.chatTexts(STRANGER.id).length === 2);
-    expect(api.chatTexts(STRANGER.id)[1]).toContain(code);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(api.chatTexts(STRANGER.id)).toHaveLength(1);
     expect(modelTurns()).toBe(turnsBefore);
 
     const list = await t.app.inject({ method: 'GET', url: '/api/chat/pairings', headers: auth });

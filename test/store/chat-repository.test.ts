@@ -70,6 +70,14 @@ describe('chat repository', () => {
     await dropPrefix(`${prefix}x:`);
   });
 
+  it('lets a stranger be answered once per window', async () => {
+    expect(await repo.claimStrangerAnswer('telegram', '9', 300)).toBe(true);
+    expect(await repo.claimStrangerAnswer('telegram', '9', 300)).toBe(false);
+    expect(await repo.claimStrangerAnswer('slack', '9', 300)).toBe(true);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await repo.claimStrangerAnswer('telegram', '9', 300)).toBe(true);
+  });
+
   it('claims each part of a delivery once: claimed, then sent or sending', async () => {
     expect(await repo.claimPart('run1:telegram:1', 0, 60_000)).toBe('claimed');
     expect(await repo.claimPart('run1:telegram:1', 0, 60_000)).toBe('sending');
