@@ -10,6 +10,7 @@ import { isolatedEnv, mockProvider, opencodeBin } from '../support/opencode.js';
 import { startDiscordStandIn, type DiscordStandIn } from '../support/discord-stand-in.js';
 import { dmOf, startSlackStandIn, type SlackStandIn } from '../support/slack-stand-in.js';
 import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-stand-in.js';
+import { waitForDelivery } from '../support/wait.js';
 
 /**
  * Slack, Discord and Telegram through one gateway, end to end with the real OpenCode and the fake model:
@@ -161,19 +162,7 @@ describe('chat from Slack and Discord through the gateway', { timeout: 180_000 }
     const id = created.json().id as string;
     slack.failNext('chat.postMessage', { status: 429, retryAfter: 1 });
     await t.app.inject({ method: 'POST', url: `/api/schedules/${id}/run`, headers: auth });
-    const until = Date.now() + 60_000;
-    let entry: { output: string; delivery?: { status: string } } | undefined;
-    while (Date.now() < until) {
-      const res = await t.app.inject({
-        method: 'GET',
-        url: `/api/schedules/${id}/runs`,
-        headers: auth,
-      });
-      entry = (res.json() as { runs: Array<{ output: string; delivery?: { status: string } }> })
-        .runs[0];
-      if (entry?.delivery && entry.delivery.status !== 'pending') break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const entry = await waitForDelivery(t, id, auth);
     expect(entry?.delivery).toEqual({ status: 'delivered' });
     const sent = slack.messages.filter((m) => m.channel === CHANNEL).map((m) => m.text);
     expect(sent).toHaveLength(4);
@@ -216,19 +205,7 @@ describe('chat from Slack and Discord through the gateway', { timeout: 180_000 }
     const id = created.json().id as string;
     discord.failNext('POST /channels/:id/messages', { status: 429, retryAfter: 1 });
     await t.app.inject({ method: 'POST', url: `/api/schedules/${id}/run`, headers: auth });
-    const until = Date.now() + 60_000;
-    let entry: { output: string; delivery?: { status: string } } | undefined;
-    while (Date.now() < until) {
-      const res = await t.app.inject({
-        method: 'GET',
-        url: `/api/schedules/${id}/runs`,
-        headers: auth,
-      });
-      entry = (res.json() as { runs: Array<{ output: string; delivery?: { status: string } }> })
-        .runs[0];
-      if (entry?.delivery && entry.delivery.status !== 'pending') break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const entry = await waitForDelivery(t, id, auth);
     expect(entry?.delivery).toEqual({ status: 'delivered' });
     const sent = discord.texts(DISCORD_CHANNEL);
     expect(sent.length).toBeGreaterThanOrEqual(6);

@@ -8,6 +8,7 @@ import { adminToken, authHeader } from '../support/auth.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { isolatedEnv, mockProvider, opencodeBin } from '../support/opencode.js';
 import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-stand-in.js';
+import { waitForDelivery } from '../support/wait.js';
 
 /**
  * Talking to the assistant from Telegram, end to end: grammY polls the Bot API stand-in, the
@@ -282,19 +283,3 @@ describe('per_chat session scope', { timeout: 180_000 }, () => {
     }
   });
 });
-
-async function waitForDelivery(t: TestApp, id: string, auth: Record<string, string>) {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/schedules/${id}/runs`,
-      headers: auth,
-    });
-    const entry = (res.json() as { runs: Array<{ output: string; delivery?: { status: string } }> })
-      .runs[0];
-    if (entry?.delivery && entry.delivery.status !== 'pending') return entry;
-    if (Date.now() > until) throw new Error(`no delivery outcome: ${res.body}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { waitUntil } from './wait.js';
 
 /**
  * A Discord stand-in on loopback: REST v10 (gateway/bot, DM channel creation, messages, edits,
@@ -387,15 +388,7 @@ export async function startDiscordStandIn(guildChannels: string[] = []): Promise
         .filter((m) => m.channel_id === channelId)
         .map((m) => m.edits.at(-1) ?? m.content);
     },
-    async waitFor(check, ms = 20_000) {
-      const until = Date.now() + ms;
-      for (;;) {
-        const value = check();
-        if (value) return value;
-        if (Date.now() > until) throw new Error('timed out waiting on the Discord stand-in');
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
+    waitFor: (check, ms = 20_000) => waitUntil(check, ms, 'the Discord stand-in'),
     async close() {
       for (const socket of sockets) socket.terminate();
       wss.close();

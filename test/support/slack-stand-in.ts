@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { waitUntil } from './wait.js';
 
 /**
  * A Slack stand-in on loopback: the Web API methods Steward's Bolt app calls (auth.test,
@@ -253,15 +254,7 @@ export async function startSlackStandIn(): Promise<SlackStandIn> {
     texts(channel) {
       return messages.filter((m) => m.channel === channel).map((m) => m.edits.at(-1) ?? m.text);
     },
-    async waitFor(check, ms = 20_000) {
-      const until = Date.now() + ms;
-      for (;;) {
-        const value = check();
-        if (value) return value;
-        if (Date.now() > until) throw new Error('timed out waiting on the Slack stand-in');
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
+    waitFor: (check, ms = 20_000) => waitUntil(check, ms, 'the Slack stand-in'),
     async close() {
       for (const socket of sockets) socket.terminate();
       wss.close();

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitUntil } from './wait.js';
 
 /**
  * A Telegram Bot API stand-in on loopback: the methods Steward's grammY bot calls (getMe,
@@ -335,15 +336,7 @@ export async function startTelegramStandIn(
         .filter((m) => m.chat_id === String(chatId))
         .map((m) => m.edits.at(-1) ?? m.text);
     },
-    async waitFor(check, ms = 20_000) {
-      const until = Date.now() + ms;
-      for (;;) {
-        const value = check();
-        if (value) return value;
-        if (Date.now() > until) throw new Error('timed out waiting on the Telegram stand-in');
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
+    waitFor: (check, ms = 20_000) => waitUntil(check, ms, 'the Telegram stand-in'),
     async close() {
       for (const wake of [...pollWaiters]) wake();
       server.closeAllConnections();

@@ -1,9 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ChatAccess } from '../../chat/chat-access.js';
 import { UnauthorizedError } from '../../errors/request-errors.js';
+import { sameSecret } from '../same-secret.js';
 
 export const pairingSchema = z.object({
   code: z.string(),
@@ -88,9 +88,3 @@ export const telegramWebhookRoutes: FastifyPluginAsync<TelegramWebhookOptions> =
     return reply.send({ ok: true });
   });
 };
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}

@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { sameSecret } from '../same-secret.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/schema.js';
 import { inspectMessage } from '../../mcp/message-guard.js';
@@ -40,13 +41,6 @@ const mcpServerModules = () =>
     createMcpServer: server.createMcpServer,
     StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
   })));
-
-/** Digests first, so the comparison takes the same time whatever the lengths. */
-function sameToken(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
 
 /**
  * The tool server over Streamable HTTP at `POST /mcp` (stateless: a server per request).
@@ -107,7 +101,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
     }
     const auth = request.headers.authorization ?? '';
     const match = /^Bearer (.+)$/i.exec(auth);
-    if (!token || !match || !sameToken(match[1] as string, token)) {
+    if (!token || !match || !sameSecret(match[1] as string, token)) {
       void reply.code(401).header('www-authenticate', 'Bearer').send({
         error: 'unauthorized',
         message: 'a valid bearer token (mcp.http.token) is required',
