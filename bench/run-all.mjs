@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 
 const benches = [
   'startup',
+  'footprint',
   'starlark',
   'redact',
   'scripts',

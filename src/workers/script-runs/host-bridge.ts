@@ -132,7 +132,24 @@ export function callHost(end: BridgeEnd, op: string, args: unknown, timeoutMs: n
 }
 
 /** Blocks the calling thread for `ms` without spinning. */
-export function sleepSync(ms: number): void {
+function sleepSync(ms: number): void {
   if (ms <= 0) return;
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** How late the main thread may answer a sleep (a busy event loop) before the thread goes on. */
+const SLEEP_ANSWER_GRACE_MS = 1000;
+
+/**
+ * Sleeps `ms` as a host call, so that the pool sees the run waiting and may start another on a
+ * spare thread (`admission.ts`); outside a pool thread, in place.
+ */
+export function hostSleep(end: BridgeEnd, ms: number): void {
+  if (ms <= 0) return;
+  if (parentPort === null) return sleepSync(ms);
+  try {
+    callHost(end, 'sleep', { ms }, ms + SLEEP_ANSWER_GRACE_MS);
+  } catch (err) {
+    if (!(err instanceof HostCallTimeout)) throw err;
+  }
 }

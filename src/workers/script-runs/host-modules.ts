@@ -15,7 +15,7 @@ import { encodeJSON, jsonModule } from '../../starlark/index.js';
 import type { RunLimits, ScriptGlobal } from '../../queue/script-runs.js';
 import { unpackArgs, wantString } from '../../starlark/values/unpack.js';
 import type { ComputeGate } from './compute-slots.js';
-import { callHost, HostCallTimeout, sleepSync, type BridgeEnd } from './host-bridge.js';
+import { callHost, HostCallTimeout, hostSleep, type BridgeEnd } from './host-bridge.js';
 import type { HttpAnswer, HttpCall } from './host-calls.js';
 
 /** Per-run state the host modules close over. */
@@ -142,7 +142,7 @@ export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'a
       const ms = Math.round(seconds * 1000);
       const remaining = run.deadline - Date.now();
       run.gate.leave();
-      sleepSync(Math.min(ms, Math.max(0, remaining)));
+      hostSleep(run.bridge, Math.min(ms, Math.max(0, remaining)));
       if (!run.gate.enter(run.deadline) || ms > remaining) throw wallTimeError();
       return None;
     }),

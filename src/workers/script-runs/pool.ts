@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Piscina } from 'piscina';
 import type { RunLimits } from '../../queue/script-runs.js';
+import { createAdmission } from './admission.js';
 import { createComputeSlots } from './compute-slots.js';
 import { createHostRouter, type HostHandler } from './host-bridge.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
@@ -49,6 +51,8 @@ export interface ScriptPool {
   /** Runs at once: threads, most of them waiting on I/O when the CPUs are all busy. */
   readonly threads: number;
   readonly computeSlots: number;
+  /** Threads running now (started on demand, ended after a minute idle). */
+  readonly threadsStarted: number;
   destroy(): Promise<void>;
 }
 
@@ -59,11 +63,13 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
   const count = threads > 0 ? threads : Math.max(16, 4 * cpus);
   const compute = createComputeSlots(slots);
   const router = createHostRouter();
+  const admission = createAdmission(slots);
   const piscina = new Piscina({
     filename: pathToFileURL(runTaskFile()).href,
-    // One warm thread per slot; the others start when runs wait on I/O and end after a minute
-    // idle, so an idle worker keeps only what computing needs in memory.
-    minThreads: Math.min(slots, count),
+    // One warm thread, so that a run after a quiet spell does not wait for a thread to start;
+    // the others start when runs compute side by side or wait on I/O (`admission.ts`) and end
+    // after a minute idle, so an idle worker keeps about 12 MB of script threads.
+    minThreads: 1,
     maxThreads: count,
     idleTimeout: 60_000,
     resourceLimits: {
@@ -75,19 +81,52 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
   return {
     threads: count,
     computeSlots: slots,
+    get threadsStarted() {
+      return piscina.threads.length;
+    },
     async run(task, signal, host) {
-      const bridge = router.open(
-        host ?? (async (op) => Promise.reject(new Error(`no ${op} here`))),
-      );
+      if (!(await admission.enter(task.deadline, signal))) return waitedTooLong(task);
+      let counted = true;
+      const handler = host ?? (async (op) => Promise.reject(new Error(`no ${op} here`)));
+      const bridge = router.open(async (op, args) => {
+        // A run waiting on its host call needs no CPU: another run may start meanwhile.
+        if (counted) {
+          counted = false;
+          admission.leave();
+        }
+        try {
+          return op === 'sleep' ? await sleepFor(args) : await handler(op, args);
+        } finally {
+          counted = true;
+          admission.resume();
+        }
+      });
       try {
         const full: RunTask = { ...task, bridge: bridge.end, compute };
         return (await piscina.run(full, { signal })) as RunTaskResult;
       } finally {
         bridge.close();
+        if (counted) admission.leave();
       }
     },
     async destroy() {
       await piscina.destroy();
     },
   };
+}
+
+/** The same answer a run gets from its thread when no compute slot came before its deadline. */
+function waitedTooLong(task: PoolTask): RunTaskResult {
+  return {
+    success: false,
+    error: `script waited for a free CPU until its wall time limit of ${task.limits.wall_time} ms`,
+    logs: [],
+  };
+}
+
+/** `time.sleep` waits here, on the main thread, so that the pool sees the run waiting. */
+async function sleepFor(args: unknown): Promise<null> {
+  const ms = (args as { ms?: unknown } | null)?.ms;
+  await delay(typeof ms === 'number' && ms > 0 ? ms : 0);
+  return null;
 }

@@ -6,7 +6,7 @@ import {
   callHost,
   createHostRouter,
   MAX_ANSWER_BYTES,
-  sleepSync,
+  hostSleep,
   type HostHandler,
 } from '../../../src/workers/script-runs/host-bridge.js';
 
@@ -137,13 +137,13 @@ describe('host bridge', () => {
     );
   });
 
-  it('sleepSync blocks for the given time, and not at all for zero or less', () => {
+  it('hostSleep outside a script thread blocks in place, and not at all for zero or less', () => {
     let started = Date.now();
-    sleepSync(60);
+    hostSleep({ run: 1 }, 60);
     expect(Date.now() - started).toBeGreaterThanOrEqual(59);
     started = Date.now();
-    sleepSync(0);
-    sleepSync(-10);
+    hostSleep({ run: 1 }, 0);
+    hostSleep({ run: 1 }, -10);
     expect(Date.now() - started).toBeLessThan(20);
   });
 });

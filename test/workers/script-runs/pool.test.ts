@@ -94,6 +94,34 @@ describe('script pool', () => {
     }
   });
 
+  it('starts a thread only when the runs on the others all wait: 8 computing runs at once, 1 slot', async () => {
+    const busy = createScriptPool({ threads: 8, computeSlots: 1, limits });
+    try {
+      const runs = Array.from({ length: 8 }, () => {
+        const { t, host } = task('def main():\n    return {"n": len([i for i in range(20000)])}\n');
+        return busy.run(t, new AbortController().signal, host);
+      });
+      for (const res of await Promise.all(runs)) expect(res.result).toEqual({ n: 20000 });
+      expect(busy.threadsStarted).toBe(1);
+      // A sleeping run gives its place up: the next run goes to a second thread meanwhile.
+      const sleeper = task('def main():\n    time.sleep(2)\n    return {}\n');
+      let slept = false;
+      const sleeping = busy
+        .run(sleeper.t, new AbortController().signal, sleeper.host)
+        .finally(() => (slept = true));
+      await new Promise((r) => setTimeout(r, 100));
+      const quick = task('result = {"ok": True}\n');
+      expect((await busy.run(quick.t, new AbortController().signal, quick.host)).result).toEqual({
+        ok: true,
+      });
+      expect(slept).toBe(false);
+      expect(busy.threadsStarted).toBe(2);
+      expect((await sleeping).success).toBe(true);
+    } finally {
+      await busy.destroy();
+    }
+  });
+
   it('runs a script on a thread whose HTTP calls the main thread answers', async () => {
     const { t, host, close } = task(
       `def main():\n    r = http.post("${server.url}/in", {"a": 1})\n    return {"status": r["status"], "body": r["body"]}\n`,

@@ -36,6 +36,7 @@ function setup(stored: ScriptRecord | null, file: string | null = source) {
   const pool: ScriptPool = {
     threads: 1,
     computeSlots: 1,
+    threadsStarted: 1,
     run: vi.fn(async (task: RunTask) => {
       tasks.push(task);
       return { success: true, result: { token: 'tok-123' }, logs: ['printed tok-123'] };

@@ -48,7 +48,8 @@ describe('script-runs worker', () => {
   });
 
   it("keeps a thread free of the AI's runs for a person's", async () => {
-    await approved('doze.star', 'def main():\n    time.sleep(1)\n    return {"ok": True}\n');
+    // Long enough for the person's run to start a second thread (one is kept warm) on a busy CI machine.
+    await approved('doze.star', 'def main():\n    time.sleep(2.5)\n    return {"ok": True}\n');
     await approved('quick.star', 'def main():\n    return {"ok": True}\n');
     const done: string[] = [];
     const ai = [1, 2].map((i) =>
