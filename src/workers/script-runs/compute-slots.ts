@@ -47,3 +47,12 @@ export function computeGate(buffer: SharedArrayBuffer | undefined): ComputeGate 
 export function freeSlots(buffer: SharedArrayBuffer): number {
   return Atomics.load(new Int32Array(buffer), 0);
 }
+
+/** The failure of a run that got no compute slot before its deadline (pool or thread side). */
+export function waitedForCpu(wallTimeMs: number): { success: false; error: string; logs: [] } {
+  return {
+    success: false,
+    error: `script waited for a free CPU until its wall time limit of ${wallTimeMs} ms`,
+    logs: [],
+  };
+}

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Piscina } from 'piscina';
 import type { RunLimits } from '../../queue/script-runs.js';
 import { createAdmission } from './admission.js';
-import { createComputeSlots } from './compute-slots.js';
+import { createComputeSlots, waitedForCpu } from './compute-slots.js';
 import { createHostRouter, type HostHandler } from './host-bridge.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
 
@@ -85,7 +85,8 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
       return piscina.threads.length;
     },
     async run(task, signal, host) {
-      if (!(await admission.enter(task.deadline, signal))) return waitedTooLong(task);
+      if (!(await admission.enter(task.deadline, signal)))
+        return waitedForCpu(task.limits.wall_time);
       let counted = true;
       const handler = host ?? (async (op) => Promise.reject(new Error(`no ${op} here`)));
       const bridge = router.open(async (op, args) => {
@@ -112,15 +113,6 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
     async destroy() {
       await piscina.destroy();
     },
-  };
-}
-
-/** The same answer a run gets from its thread when no compute slot came before its deadline. */
-function waitedTooLong(task: PoolTask): RunTaskResult {
-  return {
-    success: false,
-    error: `script waited for a free CPU until its wall time limit of ${task.limits.wall_time} ms`,
-    logs: [],
   };
 }
 

@@ -13,7 +13,7 @@ import {
 } from '../../starlark/index.js';
 import { scriptGlobals, type ScriptGlobal } from '../../queue/script-runs.js';
 import { boundFailure } from './bound-output.js';
-import { computeGate, type ComputeGate } from './compute-slots.js';
+import { computeGate, waitedForCpu, type ComputeGate } from './compute-slots.js';
 import { createHostModules } from './host-modules.js';
 import { createProgramCache } from './program-cache.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
@@ -28,13 +28,7 @@ const programs = createProgramCache();
  */
 export default function runTask(task: RunTask): RunTaskResult {
   const gate = heldGate(computeGate(task.compute));
-  if (!gate.enter(task.deadline)) {
-    return {
-      success: false,
-      error: `script waited for a free CPU until its wall time limit of ${task.limits.wall_time} ms`,
-      logs: [],
-    };
-  }
+  if (!gate.enter(task.deadline)) return waitedForCpu(task.limits.wall_time);
   const logs: string[] = [];
   let outputBytes = 0;
   const { limits } = task;
