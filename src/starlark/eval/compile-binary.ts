@@ -1,8 +1,9 @@
-import { binary, normInt, truth, type Value } from '../values/index.js';
+import { binary, truth, type Value } from '../values/index.js';
+import { intAdd, intMod, intMul, intSub } from '../values/arith.js';
 import type * as A from '../syntax/ast.js';
 import { compileExpr, type Eval } from './compile-expr.js';
 import { encodePos, type FnCtx } from './context.js';
-import type { Frame } from './function.js';
+import { constRight } from './compile-binary-const.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -15,77 +16,11 @@ function smallInt(e: A.Expr): number | null {
     : null;
 }
 
-/** `x op K` for a small int constant K: the hottest shapes in loops (`i + 1`, `n < 2`, `i % 3`). */
-function constRight(op: string, x: Eval, k: number, p: number): Eval | null {
-  const slow = (f: Frame, a: Value): Value => {
-    f.pos = p;
-    return binary(op, a, k, f.thread);
-  };
-  // Big ints meet small constants in hashing and PRNG loops; the constant is converted once.
-  const kb = BigInt(k);
-  switch (op) {
-    case '+':
-      return (f) => {
-        const a = x(f);
-        if (typeof a === 'number') {
-          const r = a + k;
-          if (r <= MAX && r >= MIN) return r;
-        } else if (typeof a === 'bigint') return normInt(a + kb);
-        return slow(f, a);
-      };
-    case '-':
-      return (f) => {
-        const a = x(f);
-        if (typeof a === 'number') {
-          const r = a - k;
-          if (r <= MAX && r >= MIN) return r;
-        }
-        return slow(f, a);
-      };
-    case '%':
-      if (k <= 0) return null;
-      return (f) => {
-        const a = x(f);
-        if (typeof a === 'number') return a >= 0 ? a % k : slow(f, a);
-        if (typeof a === 'bigint') {
-          const r = a % kb;
-          return Number(r < 0n ? r + kb : r);
-        }
-        return slow(f, a);
-      };
-    case '<':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a < k : slow(f, a);
-      };
-    case '<=':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a <= k : slow(f, a);
-      };
-    case '>':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a > k : slow(f, a);
-      };
-    case '>=':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a >= k : slow(f, a);
-      };
-    case '==':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a === k : slow(f, a);
-      };
-    case '!=':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a !== k : slow(f, a);
-      };
-    default:
-      return null;
-  }
+/** Ints where at least one is a bigint (the all-small case is inlined before this test). */
+function bothInts(a: Value, b: Value): a is number | bigint {
+  const ta = typeof a;
+  const tb = typeof b;
+  return (ta === 'bigint' || ta === 'number') && (tb === 'bigint' || tb === 'number');
 }
 
 export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
@@ -121,6 +56,7 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
           if (n > f.thread.maxAlloc) f.thread.alloc(n);
           return a + b;
         }
+        if (bothInts(a, b)) return intAdd(a, b as number | bigint);
         f.pos = p;
         return binary('+', a, b, f.thread);
       };
@@ -132,6 +68,7 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
           const r = a - b;
           if (r <= MAX && r >= MIN) return r;
         }
+        if (bothInts(a, b)) return intSub(a, b as number | bigint);
         f.pos = p;
         return binary('-', a, b, f.thread);
       };
@@ -146,6 +83,7 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
           // Rounding is monotonic, so an unsafe rounded product means an unsafe exact one.
           return BigInt(a) * BigInt(b);
         }
+        if (bothInts(a, b)) return intMul(a, b as number | bigint);
         f.pos = p;
         return binary('*', a, b, f.thread);
       };
@@ -154,6 +92,8 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
         const a = x(f);
         const b = y(f);
         if (typeof a === 'number' && typeof b === 'number' && a >= 0 && b > 0) return a % b;
+        if (typeof b === 'bigint' && b > 0n && (typeof a === 'bigint' || typeof a === 'number'))
+          return intMod(a, b);
         f.pos = p;
         return binary('%', a, b, f.thread);
       };
