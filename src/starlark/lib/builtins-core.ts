@@ -65,6 +65,8 @@ function chrFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null)
 
 function ordFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null): Value {
   const [s] = unpackPositional('ord', args, kwargs, 1, 1);
+  // One UTF-16 unit is one code point (a lone surrogate included): no need to split.
+  if (typeof s === 'string' && s.length === 1) return s.charCodeAt(0);
   if (typeof s === 'string') {
     const cp = s.codePointAt(0);
     const n = cp === undefined ? 0 : [...s].length;
