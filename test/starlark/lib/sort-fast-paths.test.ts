@@ -67,6 +67,24 @@ describe('sorted with tuple keys (column-wise fast path)', () => {
     }
   });
 
+  it('splits many wide columns over several stable passes', () => {
+    const rand = rng(11);
+    const items: Cell[][] = [];
+    for (let i = 0; i < 300; i++)
+      items.push(Array.from({ length: 5 }, (_, c) => Math.floor(rand() * (c === 2 ? 3 : 5000))));
+    const src = '[' + items.map(tupleLit).join(', ') + ']';
+    for (const reverse of [false, true]) {
+      const idx = items.map((_, i) => i);
+      idx.sort((i, j) => (reverse ? lex(items[j]!, items[i]!) : lex(items[i]!, items[j]!)));
+      const flag = reverse ? 'True' : 'False';
+      expect(
+        run(
+          `items = ${src}\nresult = sorted(range(len(items)), key = lambda i: items[i], reverse = ${flag})`,
+        ),
+      ).toEqual(idx);
+    }
+  });
+
   it('orders ints beyond 2^32 apart and beyond 2^53 (bigint columns take the general sort)', () => {
     expect(
       run('result = sorted([(9007199254740991, 1), (-9007199254740991, 2), (0, 3), (1, 0)])'),
