@@ -4,6 +4,7 @@ import type * as A from '../syntax/ast.js';
 import { compileExpr, type Eval } from './compile-expr.js';
 import { encodePos, type FnCtx } from './context.js';
 import { constRight } from './compile-binary-const.js';
+import { mulModEval, mulModShape } from './compile-mulmod.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -24,6 +25,11 @@ function bothInts(a: Value, b: Value): a is number | bigint {
 }
 
 export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
+  const mm = mulModShape(e);
+  if (mm !== null) {
+    const z = mm.addend === null ? null : compileExpr(c, mm.addend);
+    return mulModEval(mm, e, compileExpr(c, mm.mul.x), compileExpr(c, mm.mul.y), z);
+  }
   const x = compileExpr(c, e.x);
   const k = smallInt(e.y);
   if (k !== null) {
