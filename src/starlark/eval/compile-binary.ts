@@ -5,6 +5,7 @@ import { compileExpr, type Eval } from './compile-expr.js';
 import { encodePos, type FnCtx } from './context.js';
 import { constRight } from './compile-binary-const.js';
 import { mulModEval, mulModShape } from './compile-mulmod.js';
+import { wrap64Eval, wrap64Shape } from './compile-wrap64.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -29,6 +30,15 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
   if (mm !== null) {
     const z = mm.addend === null ? null : compileExpr(c, mm.addend);
     return mulModEval(mm, e, compileExpr(c, mm.mul.x), compileExpr(c, mm.mul.y), z);
+  }
+  const w = wrap64Shape(e);
+  if (w !== null) {
+    const mul = w.mul;
+    const sum = w.sum;
+    const x = compileExpr(c, mul !== null ? mul.x : (sum as A.BinaryExpr).x);
+    const y = mul === null ? null : compileExpr(c, mul.y);
+    const z = sum === null ? null : compileExpr(c, sum.y);
+    return wrap64Eval(w, e, x, y, z, compileExpr(c, e.y));
   }
   const x = compileExpr(c, e.x);
   const k = smallInt(e.y);

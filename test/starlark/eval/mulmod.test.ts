@@ -74,3 +74,67 @@ result = main()
     ).toContain('unknown binary op: dict * int');
   });
 });
+
+describe('(x * y + z) % m for a modulus held in a variable or a bigint literal', () => {
+  it('matches exact arithmetic for 2^64, other powers of two, other moduli', () => {
+    const ms = [2n ** 64n, 2n ** 63n, 2n ** 64n + 1n, 97n, 1n, -(2n ** 64n)];
+    const lits = vals.concat([2n ** 64n - 1n, 2n ** 70n + 5n, -(2n ** 66n)]);
+    const got = run(`
+def main():
+    xs = [${lits.map(String).join(', ')}]
+    ms = [${ms.map(String).join(', ')}]
+    out = []
+    for m in ms:
+        for a in xs:
+            for b in xs:
+                out.append([(a * b) % m, (a * b + 12345) % m, (a * b - b) % m, (a + b) % m, (a - b) % m])
+    for a in xs:
+        out.append([(a * 1099511628211) % 18446744073709551616, (a * 3 + 1) % 18446744073709551616])
+    return out
+result = main()
+`);
+    const canon = (v: bigint): number | bigint =>
+      v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+    const want: Array<Array<number | bigint>> = [];
+    for (const m of ms)
+      for (const a of lits)
+        for (const b of lits)
+          want.push(
+            [
+              mod(a * b, m),
+              mod(a * b + 12345n, m),
+              mod(a * b - b, m),
+              mod(a + b, m),
+              mod(a - b, m),
+            ].map(canon),
+          );
+    const m64 = 2n ** 64n;
+    for (const a of lits)
+      want.push([mod(a * 1099511628211n, m64), mod(a * 3n + 1n, m64)].map(canon));
+    expect(got).toEqual(want);
+  });
+
+  it('keeps errors and the order of evaluation', () => {
+    expect(fails('m = 0\nx = 3\nresult = (x * x + 1) % m').message).toContain(
+      'integer modulo by zero',
+    );
+    expect(fails('m = "s"\nx = 3\nresult = (x * x + 1) % m').message).toContain(
+      'unknown binary op: int % string',
+    );
+    expect(run('m = 1 << 64\nx = 2.0\nresult = (x * 3 + 1) % m')).toBe(7);
+    expect(run('m = 5\nresult = ("%d" + "!") % m')).toBe('5!');
+    expect(run('m = 5\nx = "%d"\nresult = (x * 2 + "!") % (m, m)')).toBe('55!');
+    const src = `
+def main():
+    log = []
+    def t(v):
+        log.append(v)
+        return v
+    m = 1 << 64
+    r = (t(3) * t(5) + t(7)) % m
+    return [r, log]
+result = main()
+`;
+    expect(run(src)).toEqual([22, [3, 5, 7]]);
+  });
+});
