@@ -29,7 +29,7 @@ function smallLiteral(e: A.Expr): number | null {
 }
 
 function isPowerOfTwo(k: number): boolean {
-  return k > 0 && k <= MAX_MODULUS && Number.isInteger(Math.log2(k));
+  return k > 0 && k <= MAX_MODULUS && 2 ** Math.round(Math.log2(k)) === k;
 }
 
 export interface MulModShape {
