@@ -1,5 +1,5 @@
 import { binary, truth, type Value } from '../values/index.js';
-import { intAdd, intMod, intMul, intSub } from '../values/arith.js';
+import { intAdd, intAnd, intMod, intMul, intOr, intSub, intXor } from '../values/arith.js';
 import type * as A from '../syntax/ast.js';
 import { compileExpr, type Eval } from './compile-expr.js';
 import { encodePos, type FnCtx } from './context.js';
@@ -183,6 +183,19 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
         f.pos = p;
         return binary(op, a, b, f.thread);
       };
+    case '^':
+    case '&':
+    case '|': {
+      // Hashes mix bigints with small ints here; ints skip the generic operator's dispatch.
+      const intOp = op === '^' ? intXor : op === '&' ? intAnd : intOr;
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (bothInts(a, b)) return intOp(a, b as number | bigint);
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    }
     default:
       return (f) => {
         const a = x(f);

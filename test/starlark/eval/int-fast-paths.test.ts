@@ -83,6 +83,30 @@ result = main()
     expect(got).toEqual(want);
   });
 
+  it('^, & and | on small ints, bigints and sets', () => {
+    const got = run(`
+def main():
+    xs = [${edges.map(String).join(', ')}]
+    out = []
+    for a in xs:
+        for b in xs:
+            out.append([a ^ b, a & b, a | b])
+    return out
+result = main()
+`);
+    const want: unknown[] = [];
+    for (const a of edges) for (const b of edges) want.push([a ^ b, a & b, a | b].map(canon));
+    expect(got).toEqual(want);
+    expect(
+      run(
+        'a = set([1, 2])\nb = set([2, 3])\nresult = [sorted(a ^ b), sorted(a & b), sorted(a | b)]',
+      ),
+    ).toEqual([[1, 3], [2], [1, 2, 3]]);
+    expect(fails('a = 1\nb = "x"\nresult = a ^ b').message).toContain(
+      'unknown binary op: int ^ string',
+    );
+  });
+
   it('never produces -0 and keeps errors', () => {
     expect(run('x = 0\nresult = [x * -5, -x >> 3, (-1) >> 70, 5 >> 600 if False else 0]')).toEqual([
       0, 0, -1, 0,
