@@ -13,6 +13,8 @@ import path from 'node:path';
 import { compileModule } from '../dist/starlark/index.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+// BENCH_ONLY=fib,hanoi runs just those programs (while working on one workload class).
+const ONLY = process.env.BENCH_ONLY?.split(',');
 
 const programs = {
   fib: `
@@ -247,6 +249,7 @@ print(g["result"])
 
 const rows = [];
 for (const [name, src] of Object.entries(programs)) {
+  if (ONLY !== undefined && !ONLY.includes(name)) continue;
   const cold = starlarkCold(src);
   const warm = starlarkWarm(src);
   const p = runPython(src);

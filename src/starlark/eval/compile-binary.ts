@@ -1,8 +1,11 @@
-import { binary, normInt, truth, type Value } from '../values/index.js';
+import { binary, truth, type Value } from '../values/index.js';
+import { intAdd, intAnd, intMod, intMul, intOr, intSub, intXor } from '../values/arith.js';
 import type * as A from '../syntax/ast.js';
 import { compileExpr, type Eval } from './compile-expr.js';
 import { encodePos, type FnCtx } from './context.js';
-import type { Frame } from './function.js';
+import { constRight } from './compile-binary-const.js';
+import { mulModEval, mulModShape } from './compile-mulmod.js';
+import { wrap64Eval, wrap64Shape } from './compile-wrap64.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -15,80 +18,28 @@ function smallInt(e: A.Expr): number | null {
     : null;
 }
 
-/** `x op K` for a small int constant K: the hottest shapes in loops (`i + 1`, `n < 2`, `i % 3`). */
-function constRight(op: string, x: Eval, k: number, p: number): Eval | null {
-  const slow = (f: Frame, a: Value): Value => {
-    f.pos = p;
-    return binary(op, a, k, f.thread);
-  };
-  // Big ints meet small constants in hashing and PRNG loops; the constant is converted once.
-  const kb = BigInt(k);
-  switch (op) {
-    case '+':
-      return (f) => {
-        const a = x(f);
-        if (typeof a === 'number') {
-          const r = a + k;
-          if (r <= MAX && r >= MIN) return r;
-        } else if (typeof a === 'bigint') return normInt(a + kb);
-        return slow(f, a);
-      };
-    case '-':
-      return (f) => {
-        const a = x(f);
-        if (typeof a === 'number') {
-          const r = a - k;
-          if (r <= MAX && r >= MIN) return r;
-        }
-        return slow(f, a);
-      };
-    case '%':
-      if (k <= 0) return null;
-      return (f) => {
-        const a = x(f);
-        if (typeof a === 'number') return a >= 0 ? a % k : slow(f, a);
-        if (typeof a === 'bigint') {
-          const r = a % kb;
-          return Number(r < 0n ? r + kb : r);
-        }
-        return slow(f, a);
-      };
-    case '<':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a < k : slow(f, a);
-      };
-    case '<=':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a <= k : slow(f, a);
-      };
-    case '>':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a > k : slow(f, a);
-      };
-    case '>=':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a >= k : slow(f, a);
-      };
-    case '==':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a === k : slow(f, a);
-      };
-    case '!=':
-      return (f) => {
-        const a = x(f);
-        return typeof a === 'number' ? a !== k : slow(f, a);
-      };
-    default:
-      return null;
-  }
+/** Ints where at least one is a bigint (the all-small case is inlined before this test). */
+function bothInts(a: Value, b: Value): a is number | bigint {
+  const ta = typeof a;
+  const tb = typeof b;
+  return (ta === 'bigint' || ta === 'number') && (tb === 'bigint' || tb === 'number');
 }
 
 export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
+  const mm = mulModShape(e);
+  if (mm !== null) {
+    const z = mm.addend === null ? null : compileExpr(c, mm.addend);
+    return mulModEval(mm, e, compileExpr(c, mm.mul.x), compileExpr(c, mm.mul.y), z);
+  }
+  const w = wrap64Shape(e);
+  if (w !== null) {
+    const mul = w.mul;
+    const sum = w.sum;
+    const x = compileExpr(c, mul !== null ? mul.x : (sum as A.BinaryExpr).x);
+    const y = mul === null ? null : compileExpr(c, mul.y);
+    const z = sum === null ? null : compileExpr(c, sum.y);
+    return wrap64Eval(w, e, x, y, z, compileExpr(c, e.y));
+  }
   const x = compileExpr(c, e.x);
   const k = smallInt(e.y);
   if (k !== null) {
@@ -121,6 +72,7 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
           if (n > f.thread.maxAlloc) f.thread.alloc(n);
           return a + b;
         }
+        if (bothInts(a, b)) return intAdd(a, b as number | bigint);
         f.pos = p;
         return binary('+', a, b, f.thread);
       };
@@ -132,6 +84,7 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
           const r = a - b;
           if (r <= MAX && r >= MIN) return r;
         }
+        if (bothInts(a, b)) return intSub(a, b as number | bigint);
         f.pos = p;
         return binary('-', a, b, f.thread);
       };
@@ -146,6 +99,7 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
           // Rounding is monotonic, so an unsafe rounded product means an unsafe exact one.
           return BigInt(a) * BigInt(b);
         }
+        if (bothInts(a, b)) return intMul(a, b as number | bigint);
         f.pos = p;
         return binary('*', a, b, f.thread);
       };
@@ -154,6 +108,8 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
         const a = x(f);
         const b = y(f);
         if (typeof a === 'number' && typeof b === 'number' && a >= 0 && b > 0) return a % b;
+        if (typeof b === 'bigint' && b > 0n && (typeof a === 'bigint' || typeof a === 'number'))
+          return intMod(a, b);
         f.pos = p;
         return binary('%', a, b, f.thread);
       };
@@ -227,6 +183,19 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
         f.pos = p;
         return binary(op, a, b, f.thread);
       };
+    case '^':
+    case '&':
+    case '|': {
+      // Hashes mix bigints with small ints here; ints skip the generic operator's dispatch.
+      const intOp = op === '^' ? intXor : op === '&' ? intAnd : intOr;
+      return (f) => {
+        const a = x(f);
+        const b = y(f);
+        if (bothInts(a, b)) return intOp(a, b as number | bigint);
+        f.pos = p;
+        return binary(op, a, b, f.thread);
+      };
+    }
     default:
       return (f) => {
         const a = x(f);

@@ -175,6 +175,9 @@ function indexExpr(c: FnCtx, e: A.IndexExpr): Eval {
       const items = a.items;
       const j = i < 0 ? i + items.length : i;
       if (j >= 0 && j < items.length) return items[j] as Value;
+    } else if (typeof i === 'number' && typeof a === 'string') {
+      const j = i < 0 ? i + a.length : i;
+      if (j >= 0 && j < a.length) return a[j]!;
     }
     f.pos = p;
     return index(a, i);

@@ -31,6 +31,15 @@ function inplaceBinary(op: string, x: Value, y: Value, thread: Thread): Value {
   return libInplace(op, x, y, thread);
 }
 
+/** `a + b` when both are small ints with a small sum, else undefined. */
+function addNumbers(a: Value, b: Value): number | undefined {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const r = a + b;
+    if (r <= MAX && r >= MIN) return r;
+  }
+  return undefined;
+}
+
 export function compileBlock(c: FnCtx, stmts: A.Stmt[]): Exec {
   const ss = stmts.map((s) => compileStmt(c, s));
   const n = ss.length;
@@ -107,6 +116,8 @@ function augmented(c: FnCtx, s: A.AssignStmt): Exec {
       };
     }
     case 'Index': {
+      // `counts[k] += 1`, `out[0] += x`: small int sums skip the generic operator.
+      const isAdd = op === '+';
       const x = compileExpr(c, lhs.x);
       const k = compileExpr(c, lhs.index);
       const lp = encodePos(lhs);
@@ -117,9 +128,9 @@ function augmented(c: FnCtx, s: A.AssignStmt): Exec {
         const old = index(a, key);
         const b = rhs(f);
         f.pos = p;
-        const v = inplaceBinary(op, old, b, f.thread);
+        const v = isAdd ? addNumbers(old, b) : undefined;
         f.pos = lp;
-        setIndex(a, key, v);
+        setIndex(a, key, v ?? inplaceBinary(op, old, b, f.thread));
         return NEXT;
       };
     }

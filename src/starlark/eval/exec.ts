@@ -6,7 +6,7 @@ import type { DialectOptions } from '../syntax/resolve-options.js';
 import { resolveFile } from '../syntax/resolver.js';
 import { compileBlock } from './compile-stmt.js';
 import type { ModuleCtx } from './context.js';
-import { Frame, annotate } from './function.js';
+import { annotate, newFrame } from './function.js';
 import { EvalThread, type Limits } from './thread.js';
 
 export type ValueMap = ReadonlyMap<string, Value> | Readonly<Record<string, Value>>;
@@ -147,7 +147,7 @@ export function compileProgram(opts: CompileOptions): Program {
       const thread =
         run.thread ?? new EvalThread(run.limits ?? {}, options, run.print ?? (() => {}));
       const locals: Array<Value | undefined> = scope.locals.map(() => undefined);
-      const frame = new Frame(locals, [], thread, opts.file, '<toplevel>');
+      const frame = newFrame(locals, [], thread, opts.file, '<toplevel>');
       thread.frames.push(frame);
       try {
         body(frame);

@@ -25,32 +25,30 @@ export const RETURN = 3;
 
 export type Exec = (f: Frame) => number;
 
-/** One activation: locals live in a plain array indexed by resolver-assigned slots. */
-export class Frame implements FrameInfo {
-  // Assigned in the constructor rather than by field initialisers, which V8 runs as an extra
-  // step per allocation; one frame is allocated per call.
-  declare pos: number;
-  declare ret: Value;
-  declare locals: Array<Value | undefined>;
-  declare readonly free: Cell[];
-  declare readonly thread: EvalThread;
-  declare readonly file: string;
-  declare readonly fn: string;
-  constructor(
-    locals: Array<Value | undefined>,
-    free: Cell[],
-    thread: EvalThread,
-    file: string,
-    fn: string,
-  ) {
-    this.pos = 0;
-    this.ret = None;
-    this.locals = locals;
-    this.free = free;
-    this.thread = thread;
-    this.file = file;
-    this.fn = fn;
-  }
+/**
+ * One activation: locals live in a plain array indexed by resolver-assigned slots. A plain
+ * object made by `newFrame` rather than a class: one frame is allocated per call, and an
+ * object literal is built without the constructor call that `new` costs before V8 has
+ * optimised the caller.
+ */
+export interface Frame extends FrameInfo {
+  pos: number;
+  ret: Value;
+  locals: Array<Value | undefined>;
+  readonly free: Cell[];
+  readonly thread: EvalThread;
+  readonly file: string;
+  readonly fn: string;
+}
+
+export function newFrame(
+  locals: Array<Value | undefined>,
+  free: Cell[],
+  thread: EvalThread,
+  file: string,
+  fn: string,
+): Frame {
+  return { pos: 0, ret: None, locals, free, thread, file, fn };
 }
 
 /** The compiled, closure-independent part of a `def` or `lambda`. */
@@ -138,7 +136,15 @@ export function invoke(
     const s = cells[i] as number;
     locals[s] = new Cell(locals[s]);
   }
-  const frame = new Frame(locals, fn.free, thread, code.file, code.name);
+  const frame: Frame = {
+    pos: 0,
+    ret: None,
+    locals,
+    free: fn.free,
+    thread,
+    file: code.file,
+    fn: code.name,
+  };
   if (++thread.stepCount >= thread.stepMark) thread.checkpoint();
   thread.frames.push(frame);
   thread.depth++;

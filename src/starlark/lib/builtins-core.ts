@@ -53,6 +53,8 @@ function anyFn(thread: Thread, args: Value[], kwargs: Array<[string, Value]> | n
 
 function chrFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null): Value {
   const [i] = unpackPositional('chr', args, kwargs, 1, 1);
+  // Below the surrogates a code point is one UTF-16 unit, and fromCharCode is the cheaper call.
+  if (typeof i === 'number' && i >= 0 && i < 0xd800) return String.fromCharCode(i);
   if (typeof i !== 'number' && typeof i !== 'bigint')
     throw new StarlarkError(`chr: got ${typeName(i!)}, want int`);
   if (i < 0) throw new StarlarkError(`chr: Unicode code point ${i} out of range (<0)`);
@@ -65,6 +67,8 @@ function chrFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null)
 
 function ordFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null): Value {
   const [s] = unpackPositional('ord', args, kwargs, 1, 1);
+  // One UTF-16 unit is one code point (a lone surrogate included): no need to split.
+  if (typeof s === 'string' && s.length === 1) return s.charCodeAt(0);
   if (typeof s === 'string') {
     const cp = s.codePointAt(0);
     const n = cp === undefined ? 0 : [...s].length;

@@ -13,6 +13,7 @@ import {
   type Value,
 } from '../values/index.js';
 import { stableSort } from './stable-sort.js';
+import { sortNonNegative, tupleKeySort } from './tuple-sort.js';
 import { isIterable, iterableArg, iterableParam } from './args.js';
 
 /** Ordering builtins: sorted, min, max. */
@@ -38,7 +39,10 @@ function computeKeys(thread: Thread, key: Value | undefined, items: Value[]): Va
   return keys;
 }
 
-/** Homogeneous int or string keys sort natively (V8's sort is stable); others take the Go-shaped sort. */
+/**
+ * Homogeneous int or string keys, and tuples of such columns, sort natively (V8's sort is
+ * stable); others take the Go-shaped sort.
+ */
 function sortIndices(order: number[], keys: Value[], reverse: boolean): void {
   const kind = homogeneous(keys);
   if (kind === 'number') {
@@ -49,7 +53,7 @@ function sortIndices(order: number[], keys: Value[], reverse: boolean): void {
     const k = keys as string[];
     if (!groupedStrSort(order, k, reverse))
       order.sort(reverse ? (i, j) => strCmp(k[j]!, k[i]!) : (i, j) => strCmp(k[i]!, k[j]!));
-  } else {
+  } else if (!tupleKeySort(order, keys, reverse)) {
     stableSort(
       order,
       reverse ? (i, j) => cmp(keys[j]!, keys[i]!) < 0 : (i, j) => cmp(keys[i]!, keys[j]!) < 0,
@@ -77,7 +81,7 @@ function packedIntSort(order: number[], k: number[], reverse: boolean): boolean 
   if (max - min >= 2 ** 32) return false;
   const packed = new Float64Array(n);
   for (let i = 0; i < n; i++) packed[i] = (reverse ? max - k[i]! : k[i]! - min) * INDEX_BITS + i;
-  packed.sort();
+  sortNonNegative(packed);
   // `| 0` keeps `order` an array of small ints, which `sortedFn` then indexes quickly.
   for (let i = 0; i < n; i++) order[i] = (packed[i]! % INDEX_BITS) | 0;
   return true;

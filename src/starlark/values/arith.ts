@@ -43,11 +43,15 @@ export function intSub(a: number | bigint, b: number | bigint): number | bigint 
 
 export function intMul(a: number | bigint, b: number | bigint): number | bigint {
   if (typeof a === 'number' && typeof b === 'number') {
-    // Rounding is monotonic, so a safe-looking product is the exact product.
+    // Rounding is monotonic, so a safe-looking product is the exact product, and an unsafe
+    // one means an unsafe (so canonical bigint) exact product.
     const r = a * b;
     if (Number.isSafeInteger(r)) return r + 0;
+    return BigInt(a) * BigInt(b);
   }
-  return normInt(toBig(a) * toBig(b));
+  // A bigint is at least 2^53 in magnitude, so only a zero factor brings the product back.
+  if (a === 0 || b === 0) return 0;
+  return toBig(a) * toBig(b);
 }
 
 export function intFloorDiv(a: number | bigint, b: number | bigint): number | bigint {
@@ -76,9 +80,32 @@ export function intMod(a: number | bigint, b: number | bigint): number | bigint 
   const x = toBig(a);
   const y = toBig(b);
   if (y === 0n) throw new StarlarkError('integer modulo by zero');
+  // Modulo a power of two (hashes and PRNGs wrapping at 2^64) is a truncation, which V8 does
+  // an order of magnitude faster than a bigint division; it is floored for negative x too.
+  if (y > 0n) {
+    const bits = pow2Bits(y);
+    if (bits >= 0) return normInt(BigInt.asUintN(bits, x));
+  }
   let r = x % y;
   if (r !== 0n && r < 0n !== y < 0n) r += y;
   return normInt(r);
+}
+
+let lastPow2 = 1n;
+let lastPow2Bits = 0;
+let lastOther = 3n;
+
+/** k when y (positive) is 2^k, else -1; remembers the last answers, since a loop reuses one modulus. */
+export function pow2Bits(y: bigint): number {
+  if (y === lastPow2) return lastPow2Bits;
+  if (y === lastOther) return -1;
+  if ((y & (y - 1n)) !== 0n) {
+    lastOther = y;
+    return -1;
+  }
+  lastPow2 = y;
+  lastPow2Bits = y.toString(2).length - 1;
+  return lastPow2Bits;
 }
 
 function bitwise(a: number | bigint, b: number | bigint, op: string): number | bigint {
@@ -101,6 +128,13 @@ export const intXor = (a: number | bigint, b: number | bigint): number | bigint 
 export function intShift(a: number | bigint, b: number | bigint, left: boolean): number | bigint {
   if (b < 0) throw new StarlarkError('negative shift count');
   if (b >= 512) throw new StarlarkError('shift count too large');
+  if (typeof a === 'number') {
+    const p = 2 ** Number(b);
+    // Dividing by a power of two is exact, so flooring it is the arithmetic right shift.
+    if (!left) return Math.floor(a / p) + 0;
+    const r = a * p;
+    if (Number.isSafeInteger(r)) return r + 0;
+  }
   const n = BigInt(b);
   return normInt(left ? toBig(a) << n : toBig(a) >> n);
 }
