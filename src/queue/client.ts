@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents, type Job, type JobsOptions } from 'bullmq';
 import { QueueTimeoutError, WorkerStoppedError } from '../errors/queue-errors.js';
 import { createJobLockProbe, type JobLockProbe } from '../store/job-lock-probe.js';
@@ -14,6 +15,12 @@ export interface QueueClient {
     opts?: JobsOptions,
   ): Promise<ResultOf<K>>;
   queue(key: QueueKey): Queue;
+  /**
+   * A worker of this process finished job `jobId` (BullMQ has stored the outcome): a caller of
+   * this process waiting in `run` hears of it now instead of through the event stream, a Redis
+   * round trip and a wake-up later. A job no caller here waits for is ignored.
+   */
+  finished(jobId: string, outcome: JobOutcome): void;
   /** True when the queue's Redis connection is up (for `run` → 503 when it is not). */
   available(): boolean;
   /**
@@ -24,18 +31,16 @@ export interface QueueClient {
   close(): Promise<void>;
 }
 
-/** How long after our deadline BullMQ's own wait gives up and drops its listeners. */
-const listenerGraceMs = 1_000;
+/** How a job ended, as its caller hears it: the stored result, or the processor's error text. */
+export type JobOutcome = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /**
- * Waits for `job`'s result at most `timeoutMs`, then rejects with QueueTimeoutError. BullMQ's
- * `waitUntilFinished` timeout rejects with a plain Error that only its text tells apart from a
- * failed job, so our own timer is the signal; BullMQ's, a little later, only removes its
- * listeners (without it they would stay until the job finishes, which may be never).
+ * Waits for `settled` (the job's outcome, see `run`) at most `timeoutMs`, then rejects with
+ * QueueTimeoutError; rejects with WorkerStoppedError when the worker holding the job died.
  */
 async function waitForResult(
   job: Job,
-  events: QueueEvents,
+  settled: Promise<unknown>,
   timeoutMs: number,
   locks: JobLockProbe,
 ): Promise<unknown> {
@@ -62,11 +67,7 @@ async function waitForResult(
     look();
   });
   try {
-    return await Promise.race([
-      job.waitUntilFinished(events, timeoutMs + listenerGraceMs),
-      deadline,
-      stopped,
-    ]);
+    return await Promise.race([settled, deadline, stopped]);
   } finally {
     clearTimeout(timer);
     clearTimeout(watch);
@@ -76,11 +77,16 @@ async function waitForResult(
 /** How often a waiting caller checks that the worker running its job is still there. */
 const workerWatchMs = 500;
 
-/** Completed and failed jobs are kept briefly: results travel back through QueueEvents. */
+/**
+ * Jobs nobody waits for (`enqueue`) are kept briefly after they finish, failed ones longer. A job
+ * someone waits for (`run`) goes as it completes: its result travels in the completion event, and
+ * its data holds the run's arguments, which may be sensitive.
+ */
 const defaultJobOptions: JobsOptions = {
   removeOnComplete: { age: 3600, count: 1000 },
   removeOnFail: { age: 24 * 3600, count: 1000 },
 };
+const awaitedJobOptions: JobsOptions = { removeOnComplete: true };
 
 /**
  * `onError` hears connection errors (Redis down, refused) of the client's connections, queues
@@ -96,6 +102,19 @@ export function createQueueClient(
   const prefix = bullPrefix(target.prefix);
   const probes = new Map<QueueKey, JobLockProbe>();
   const waiting = new Set<(err: Error) => void>();
+  /**
+   * Callers of `run`, by job id. The id is ours (unique to this client), so a caller is filed
+   * before its job exists, and no outcome can arrive before someone is there to hear it.
+   */
+  const waiters = new Map<string, (outcome: JobOutcome) => void>();
+  const idPrefix = `r-${randomBytes(6).toString('hex')}-`;
+  let sequence = 0;
+  const settle = (jobId: string, outcome: JobOutcome) => {
+    const waiter = waiters.get(jobId);
+    if (!waiter) return;
+    waiters.delete(jobId);
+    waiter(outcome);
+  };
   const probe = (key: QueueKey) => {
     let p = probes.get(key);
     if (!p) probes.set(key, (p = createJobLockProbe(connection, `${prefix}:${queues[key].name}`)));
@@ -141,6 +160,13 @@ export function createQueueClient(
           lastEventId: `${Number(seconds) * 1000 + Math.floor(Number(micros) / 1000)}-0`,
         });
         ev.on('error', onError);
+        // One listener for every caller (not one per job, as BullMQ's waitUntilFinished adds).
+        ev.on('completed', ({ jobId, returnvalue }) =>
+          settle(jobId, { ok: true, value: returnvalue }),
+        );
+        ev.on('failed', ({ jobId, failedReason }) =>
+          settle(jobId, { ok: false, reason: failedReason }),
+        );
         events.set(key, ev);
         await ev.waitUntilReady();
         return ev;
@@ -161,10 +187,37 @@ export function createQueueClient(
     abandonWaits(err) {
       for (const abandon of [...waiting]) abandon(err);
     },
+    finished(jobId, outcome) {
+      // The same value the event stream would carry: BullMQ stores the result as JSON.
+      settle(
+        jobId,
+        outcome.ok
+          ? { ok: true, value: JSON.parse(JSON.stringify(outcome.value) ?? 'null') }
+          : outcome,
+      );
+    },
     async run(key, payload, timeoutMs, opts) {
-      const ev = await queueEvents(key);
+      await queueEvents(key);
       const data = queues[key].payload.parse(payload);
-      const job = await queue(key).add(queues[key].name, data, opts);
+      const jobId = `${idPrefix}${++sequence}`;
+      const settled = new Promise<unknown>((resolve, reject) => {
+        waiters.set(jobId, (outcome) =>
+          outcome.ok ? resolve(outcome.value) : reject(new Error(outcome.reason)),
+        );
+      });
+      // Never an unhandled rejection when the wait below has already ended another way.
+      settled.catch(() => {});
+      let job: Job;
+      try {
+        job = await queue(key).add(queues[key].name, data, {
+          ...awaitedJobOptions,
+          ...opts,
+          jobId,
+        });
+      } catch (err) {
+        waiters.delete(jobId);
+        throw err;
+      }
       let abandon: ((err: Error) => void) | undefined;
       const abandoned = new Promise<never>((_resolve, reject) => {
         abandon = (err) => {
@@ -174,20 +227,20 @@ export function createQueueClient(
         };
       });
       waiting.add(abandon as (err: Error) => void);
-      // Once the caller has the outcome, the job (whose data holds the run's arguments, which may
-      // be sensitive) goes at once instead of staying in Redis for an hour. A job still waiting
-      // when the caller gave up is left to the worker's own expiry check.
-      const drop = () => void job.remove().catch(() => {});
       let value: unknown;
       try {
-        value = await Promise.race([waitForResult(job, ev, timeoutMs, probe(key)), abandoned]);
+        value = await Promise.race([waitForResult(job, settled, timeoutMs, probe(key)), abandoned]);
       } catch (err) {
-        if (!(err instanceof QueueTimeoutError || err instanceof WorkerStoppedError)) drop();
+        // A failed job is kept (removeOnFail): it goes once its caller has the reason. A job
+        // still waiting when the caller gave up is left to the worker's own expiry check.
+        if (!(err instanceof QueueTimeoutError || err instanceof WorkerStoppedError)) {
+          void job.remove().catch(() => {});
+        }
         throw err;
       } finally {
+        waiters.delete(jobId);
         waiting.delete(abandon as (err: Error) => void);
       }
-      drop();
       return queues[key].result.parse(value) as ResultOf<typeof key>;
     },
     async close() {

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisQueueBackend } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildCore, scriptWorkerDeps, type Core } from '../../../src/cli/compose.js';
 import {
   startScriptRunWorker,
@@ -70,5 +71,22 @@ describe('script-runs worker', () => {
     const both = await Promise.all([run('nap.star'), run('nap.star')]);
     expect(both.map((r) => r.success)).toEqual([true, true]);
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("answers a caller of its own process without the queue's event stream", async () => {
+    await approved('local.star', 'def main():\n    return {"n": 1, "big": 12345678901234567890}\n');
+    // From here on the event stream reads nothing: only the worker's own answer can arrive.
+    const readEvents = vi
+      .spyOn(RedisQueueBackend.prototype, 'readEvents')
+      .mockImplementation(() => new Promise(() => {}));
+    const finished = vi.spyOn(t.ctx.queues, 'finished');
+    try {
+      const res = await run('local.star');
+      expect(res).toMatchObject({ success: true, result: { n: 1, big: '12345678901234567890' } });
+      expect(finished).toHaveBeenCalledTimes(1);
+    } finally {
+      readEvents.mockRestore();
+      finished.mockRestore();
+    }
   });
 });
