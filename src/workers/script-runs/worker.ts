@@ -1,5 +1,5 @@
-import { DelayedError, Worker, type Job } from 'bullmq';
-import type { QueueClient } from '../../queue/client.js';
+import { Worker } from 'bullmq';
+import { answerCallers } from '../../queue/client.js';
 import { queues } from '../../queue/definitions.js';
 import type { Context } from '../../runtime/context.js';
 import { bullPrefix, createRedis } from '../../store/redis.js';
@@ -59,7 +59,12 @@ export async function startScriptRunWorker(
     pool.threads,
   );
   const connection = createRedis(ctx.redisTarget, 'bullmq');
-  const worker = new Worker(queues.scriptRuns.name, answerLocalCaller(ctx.queues, processor), {
+  // Each outcome goes straight to its caller (at once when it waits in this process), before
+  // BullMQ stores it: src/queue/client.ts.
+  const answering = answerCallers(ctx.queues, processor, (err) =>
+    ctx.log.warn({ err: err.message }, 'could not answer a script run'),
+  );
+  const worker = new Worker(queues.scriptRuns.name, answering, {
     connection,
     prefix: bullPrefix(ctx.redisTarget.prefix),
     // One job per thread: a job fetched early would wait in Piscina's queue while its wall time
@@ -84,29 +89,5 @@ export async function startScriptRunWorker(
       // BullMQ closes the connections it made, never the one it was given.
       connection.disconnect();
     },
-  };
-}
-
-/**
- * A caller in this process (`steward start`) hears of its run as soon as the processor has the
- * result, beside BullMQ storing it rather than after: no wait for the store's round trip and the
- * event stream's wake-up. Callers in other processes hear through the stream as before. A job
- * sent back to the queue (`DelayedError`, the AI's share) has no outcome yet.
- */
-function answerLocalCaller<R>(
-  queueClient: Pick<QueueClient, 'finished'>,
-  process: (job: Job, token?: string) => Promise<R>,
-): (job: Job, token?: string) => Promise<R> {
-  return async (job, token) => {
-    try {
-      const result = await process(job, token);
-      if (job.id) queueClient.finished(job.id, { ok: true, value: result });
-      return result;
-    } catch (err) {
-      if (job.id && !(err instanceof DelayedError)) {
-        queueClient.finished(job.id, { ok: false, reason: (err as Error).message });
-      }
-      throw err;
-    }
   };
 }

@@ -1,4 +1,4 @@
-import { RedisQueueBackend } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildCore, scriptWorkerDeps, type Core } from '../../../src/cli/compose.js';
 import {
@@ -73,20 +73,20 @@ describe('script-runs worker', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
-  it("answers a caller of its own process without the queue's event stream", async () => {
+  it('answers a caller of its own process directly', async () => {
     await approved('local.star', 'def main():\n    return {"n": 1, "big": 12345678901234567890}\n');
-    // From here on the event stream reads nothing: only the worker's own answer can arrive.
-    const readEvents = vi
-      .spyOn(RedisQueueBackend.prototype, 'readEvents')
+    // From here on this process reads no reply list: only a direct answer can arrive.
+    const blpop = vi
+      .spyOn(Redis.prototype, 'blpop')
       .mockImplementation(() => new Promise(() => {}));
-    const finished = vi.spyOn(t.ctx.queues, 'finished');
+    const answer = vi.spyOn(t.ctx.queues, 'answer');
     try {
       const res = await run('local.star');
       expect(res).toMatchObject({ success: true, result: { n: 1, big: '12345678901234567890' } });
-      expect(finished).toHaveBeenCalledTimes(1);
+      expect(answer).toHaveBeenCalledTimes(1);
     } finally {
-      readEvents.mockRestore();
-      finished.mockRestore();
+      blpop.mockRestore();
+      answer.mockRestore();
     }
   });
 });
