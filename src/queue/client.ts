@@ -196,20 +196,24 @@ export function createQueueClient(
     const r = (reader = createRunReplyReader(c, clientId));
     void (async () => {
       while (!closed) {
-        let message: string | null;
+        let messages: string[];
         try {
-          message = await r.take(replyWaitSeconds);
+          messages = await r.take(replyWaitSeconds);
         } catch {
           // Disconnected (ioredis reconnects and the list keeps every answer): look again soon.
           if (!closed) await new Promise((resolve) => setTimeout(resolve, 200));
           continue;
         }
-        if (message === null) continue;
-        try {
-          const { jobId, outcome } = JSON.parse(message) as { jobId: string; outcome: JobOutcome };
-          settle(jobId, outcome);
-        } catch (err) {
-          onError(err as Error);
+        for (const message of messages) {
+          try {
+            const { jobId, outcome } = JSON.parse(message) as {
+              jobId: string;
+              outcome: JobOutcome;
+            };
+            settle(jobId, outcome);
+          } catch (err) {
+            onError(err as Error);
+          }
         }
       }
     })();

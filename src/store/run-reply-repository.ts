@@ -25,20 +25,35 @@ export function createRunReplies(redis: Redis): RunReplies {
   };
 }
 
+/** Answers taken by one read at most: a burst of finished runs is read in one round trip. */
+const takeAtMost = 128;
+
 /**
- * The waiting process's side: a blocking read on a connection of its own (BLPOP holds the
- * connection while it waits). `close` ends a wait in progress.
+ * The waiting process's side: a blocking read on a connection of its own (it holds the
+ * connection while it waits), of every answer queued, up to `takeAtMost`: BLMPOP (Redis 7), or
+ * one answer per BLPOP on an older Redis. `close` ends a wait in progress.
  */
 export interface RunReplyReader {
-  take(waitSeconds: number): Promise<string | null>;
+  take(waitSeconds: number): Promise<string[]>;
   close(): void;
 }
 
 export function createRunReplyReader(redis: Redis, client: string): RunReplyReader {
+  const key = keys.runReplies(client);
+  let many = true;
   return {
     async take(waitSeconds) {
-      const popped = await redis.blpop(keys.runReplies(client), waitSeconds);
-      return popped ? popped[1] : null;
+      if (many) {
+        try {
+          const popped = await redis.blmpop(waitSeconds, 1, key, 'LEFT', 'COUNT', takeAtMost);
+          return popped ? popped[1] : [];
+        } catch (err) {
+          if (!/unknown command/i.test((err as Error).message)) throw err;
+          many = false;
+        }
+      }
+      const popped = await redis.blpop(key, waitSeconds);
+      return popped ? [popped[1]] : [];
     },
     close: () => redis.disconnect(),
   };

@@ -42,14 +42,14 @@ describe('queue client answers', () => {
     const count = 5;
     let releaseReads!: () => void;
     const readsReleased = new Promise<void>((r) => (releaseReads = r));
-    const blpop = Redis.prototype.blpop;
-    vi.spyOn(Redis.prototype, 'blpop').mockImplementation(async function (
+    const blmpop = Redis.prototype.blmpop;
+    vi.spyOn(Redis.prototype, 'blmpop').mockImplementation(async function (
       this: Redis,
       ...args: unknown[]
     ) {
       await readsReleased;
-      return (blpop as (...a: unknown[]) => Promise<unknown>).apply(this, args);
-    } as typeof blpop);
+      return (blmpop as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+    } as typeof blmpop);
     const workerSide = createQueueClient(target);
     const { worker, close } = startWorker(prefix, workerSide, count);
     let finished = 0;
@@ -77,7 +77,7 @@ describe('queue client answers', () => {
   it('answers a caller of its own process directly, results and failures alike', async () => {
     const prefix = uniquePrefix('queue-local');
     const target = { url: testRedisUrl(), prefix };
-    vi.spyOn(Redis.prototype, 'blpop').mockImplementation(() => new Promise(() => {}));
+    vi.spyOn(Redis.prototype, 'blmpop').mockImplementation(() => new Promise(() => {}));
     const client = createQueueClient(target);
     const { close } = startWorker(prefix, client);
     try {

@@ -77,7 +77,7 @@ describe('script-runs worker', () => {
     await approved('local.star', 'def main():\n    return {"n": 1, "big": 12345678901234567890}\n');
     // From here on this process reads no reply list: only a direct answer can arrive.
     const blpop = vi
-      .spyOn(Redis.prototype, 'blpop')
+      .spyOn(Redis.prototype, 'blmpop')
       .mockImplementation(() => new Promise(() => {}));
     const answer = vi.spyOn(t.ctx.queues, 'answer');
     try {
