@@ -3,9 +3,12 @@
 // measured in the same run: the same script run in-process by the interpreter, and the queue's
 // own round trip (a raw BullMQ add, then wait for the result through QueueEvents, no-op
 // processor). Everything runs in this one process, as `steward start` does, on a private
-// redis-server. Targets: p50 at concurrency 1 ≤ 2× the raw BullMQ p50; throughput at
-// concurrency 32 ≥ 0.5× the raw BullMQ figure.
-import { mkdtempSync, rmSync } from 'node:fs';
+// redis-server; then the same requests go to `steward api` and `steward worker` as two child
+// processes on the same redis-server (a deployment prefix of their own). Targets: p50 at
+// concurrency 1 ≤ 2× the raw BullMQ p50; throughput at concurrency 32 ≥ 0.5× the raw BullMQ
+// figure; both shown for the two processes too, as multiples of the same floor.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../dist/api/app.js';
@@ -20,7 +23,7 @@ import {
 } from '../dist/cli/compose.js';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { execModule, callFunction } from '../dist/starlark/index.js';
-import { startEmbeddedRedis } from '../dist/store/embedded-redis.js';
+import { freePort, startEmbeddedRedis } from '../dist/store/embedded-redis.js';
 import { startScriptRunWorker } from '../dist/workers/script-runs/worker.js';
 
 const N1 = Number(process.env.BENCH_RUNS ?? 2000);
@@ -55,8 +58,8 @@ ctx.lifecycle.setCheck('mcp_server', true);
 ctx.lifecycle.markReady();
 const base = `http://127.0.0.1:${app.server.address().port}`;
 
-async function json(method, url, body, headers = {}) {
-  const res = await fetch(base + url, {
+async function json(method, url, body, headers = {}, at = base) {
+  const res = await fetch(at + url, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -64,30 +67,35 @@ async function json(method, url, body, headers = {}) {
   return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
 }
 
-await json('POST', '/api/setup', { ...ADMIN, confirm_password: ADMIN.password });
-const login = await json('POST', '/api/auth/login', ADMIN);
-const cookie = login.headers.get('set-cookie').split(';')[0];
-const session = await json('GET', '/api/session', undefined, { cookie });
-const auth = { authorization: `Bearer ${session.body.access_token}` };
-
-await json('POST', '/api/scripts', { name: 'bench.star', source: SOURCE }, auth);
-await json('POST', '/api/scripts/bench.star/approve', undefined, auth);
+/** An admin, a bearer token and the two scripts on the deployment served at `at`. */
+async function prepare(at) {
+  const call = (method, url, body, headers) => json(method, url, body, headers, at);
+  await call('POST', '/api/setup', { ...ADMIN, confirm_password: ADMIN.password });
+  const login = await call('POST', '/api/auth/login', ADMIN);
+  const cookie = login.headers.get('set-cookie').split(';')[0];
+  const session = await call('GET', '/api/session', undefined, { cookie });
+  const bearer = { authorization: `Bearer ${session.body.access_token}` };
+  await call('POST', '/api/scripts', { name: 'bench.star', source: SOURCE }, bearer);
+  await call('POST', '/api/scripts/bench.star/approve', undefined, bearer);
+  await call('POST', '/api/scripts', { name: 'sleepy.star', source: SLEEPY }, bearer);
+  await call('POST', '/api/scripts/sleepy.star/approve', undefined, bearer);
+  return bearer;
+}
 const SLEEPY = 'def main():\n    time.sleep(5)\n    return {}\n';
-await json('POST', '/api/scripts', { name: 'sleepy.star', source: SLEEPY }, auth);
-await json('POST', '/api/scripts/sleepy.star/approve', undefined, auth);
+const auth = await prepare(base);
 
 const testBody = JSON.stringify({ args: { a: 1, b: 2 } });
-async function oneRun() {
-  const res = await fetch(`${base}/api/scripts/bench.star/test`, {
+async function oneRun(at = base, bearer = auth) {
+  const res = await fetch(`${at}/api/scripts/bench.star/test`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...auth },
+    headers: { 'content-type': 'application/json', ...bearer },
     body: testBody,
   });
   const body = await res.json();
   if (!body.success || body.result.sum !== 3) throw new Error(`bad run: ${JSON.stringify(body)}`);
 }
 
-async function measure(total, concurrency) {
+async function measure(total, concurrency, run = oneRun) {
   const times = [];
   let next = 0;
   const started = performance.now();
@@ -96,7 +104,7 @@ async function measure(total, concurrency) {
       while (next < total) {
         next++;
         const t0 = performance.now();
-        await oneRun();
+        await run();
         times.push(performance.now() - t0);
       }
     }),
@@ -194,7 +202,7 @@ async function besideSleepers() {
   return result;
 }
 
-const rows = [
+const inProcess = [
   ['interpreter in-process (floor)', floor(N1)],
   ['raw BullMQ, concurrency 1', raw.c1],
   ['raw BullMQ, concurrency 32', raw.c32],
@@ -202,32 +210,101 @@ const rows = [
   ['POST /test, concurrency 32', await measure(N32, 32)],
   ['POST /test, c1, 8 runs sleeping', await besideSleepers()],
 ];
-const ms = (v) => `${v.toFixed(3)} ms`.padStart(11);
-console.log(`script runs (${worker.threads} script threads, ${os.availableParallelism()} CPUs)`);
-console.log(
-  `${'path'.padEnd(32)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'runs/s'.padStart(9)}`,
-);
-for (const [name, r] of rows) {
-  console.log(
-    `${name.padEnd(32)} ${ms(r.p50)} ${ms(r.p99)} ${Math.round(r.rate).toString().padStart(9)}`,
-  );
-}
-const sleepRatio = rows[5][1].p50 / rows[3][1].p50;
-console.log(
-  `p50 beside 8 sleeping runs: ${sleepRatio.toFixed(2)}× idle (target ≤ 2×: ${sleepRatio <= 2 ? 'met' : 'NOT met'})`,
-);
-const p50Ratio = rows[3][1].p50 / raw.c1.p50;
-const rateRatio = rows[4][1].rate / raw.c32.rate;
-console.log(
-  `p50 at concurrency 1: ${p50Ratio.toFixed(2)}× raw BullMQ (target ≤ 2×: ${p50Ratio <= 2 ? 'met' : 'NOT met'})`,
-);
-console.log(
-  `runs/s at concurrency 32: ${rateRatio.toFixed(2)}× raw BullMQ (target ≥ 0.5×: ${rateRatio >= 0.5 ? 'met' : 'NOT met'})`,
-);
-
 await app.close();
 await worker.close();
 await ctx.close();
+
+/**
+ * `steward api` and `steward worker` as two processes (as deployed apart), on the same
+ * redis-server under a prefix of their own, answering the same requests.
+ */
+async function separateProcesses() {
+  const port = await freePort();
+  const configFile = path.join(dir, 'apart.yaml');
+  writeFileSync(configFile, 'admin:\n  rate_limit:\n    api_per_minute: 10000000\n');
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    REDIS_URL: redis.url,
+    STEWARD_REDIS_PREFIX: 'apart:',
+    STEWARD_DATA_DIR: path.join(dir, 'apart-data'),
+    STEWARD_WORKSPACE: path.join(dir, 'apart-workspace'),
+    STEWARD_CONFIG: configFile,
+    STEWARD_HOST: '127.0.0.1',
+    STEWARD_PORT: String(port),
+    STEWARD_LOG_LEVEL: 'warn',
+  };
+  const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
+  const role = (name) =>
+    spawn(process.execPath, [cli, name], { env, cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  const children = [role('api')];
+  try {
+    const at = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 60_000;
+    // Up, and waiting only for its admin (set up next): /ready names what it still waits for.
+    const waitingFor = () =>
+      fetch(`${at}/ready`).then(
+        async (r) => (r.status === 200 ? null : ((await r.json()).reason ?? 'unknown')),
+        () => 'connection',
+      );
+    for (let reason = await waitingFor(); reason !== null && reason !== 'admin_setup';) {
+      if (Date.now() > deadline) throw new Error(`steward api never became ready (${reason})`);
+      await new Promise((r) => setTimeout(r, 100));
+      reason = await waitingFor();
+    }
+    const bearer = await prepare(at);
+    // The worker starts after the API made the deployment's secrets key.
+    children.push(role('worker'));
+    const run = () => oneRun(at, bearer);
+    await run();
+    for (let i = 0; i < 200; i++) await run();
+    return [
+      ['api + worker procs, concurrency 1', await measure(N1, 1, run)],
+      ['api + worker procs, concurrency 32', await measure(N32, 32, run)],
+    ];
+  } finally {
+    await Promise.all(
+      children.map((child) => {
+        if (child.exitCode !== null) return undefined;
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        return exited;
+      }),
+    );
+  }
+}
+const apart = await separateProcesses();
+
+const rows = [...inProcess, ...apart];
+const ms = (v) => `${v.toFixed(3)} ms`.padStart(11);
+console.log(`script runs (${worker.threads} script threads, ${os.availableParallelism()} CPUs)`);
+console.log(
+  `${'path'.padEnd(34)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'runs/s'.padStart(9)}`,
+);
+for (const [name, r] of rows) {
+  console.log(
+    `${name.padEnd(34)} ${ms(r.p50)} ${ms(r.p99)} ${Math.round(r.rate).toString().padStart(9)}`,
+  );
+}
+const verdict = (ok) => (ok ? 'met' : 'NOT met');
+const sleepRatio = rows[5][1].p50 / rows[3][1].p50;
+console.log(
+  `p50 beside 8 sleeping runs: ${sleepRatio.toFixed(2)}× idle (target ≤ 2×: ${verdict(sleepRatio <= 2)})`,
+);
+for (const [label, c1, c32] of [
+  ['', rows[3][1], rows[4][1]],
+  [' (api + worker procs)', apart[0][1], apart[1][1]],
+]) {
+  const p50Ratio = c1.p50 / raw.c1.p50;
+  const rateRatio = c32.rate / raw.c32.rate;
+  console.log(
+    `p50 at concurrency 1${label}: ${p50Ratio.toFixed(2)}× raw BullMQ (target ≤ 2×: ${verdict(p50Ratio <= 2)})`,
+  );
+  console.log(
+    `runs/s at concurrency 32${label}: ${rateRatio.toFixed(2)}× raw BullMQ (target ≥ 0.5×: ${verdict(rateRatio >= 0.5)})`,
+  );
+}
+
 await redis.stop();
 rmSync(dir, { recursive: true, force: true });
 // BullMQ never closes the connection the queue client hands its QueueEvents: exit, not wait.

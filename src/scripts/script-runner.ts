@@ -47,12 +47,12 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
 
   /** A fast pre-check with the worker's rule: refusals answer without a trip through the queue. */
   async function check(name: string, allowUnapproved = false) {
-    const record = await store.get(name);
+    // The file is stat'ed beside the record's round trip (as the worker does), not after it.
+    const [record, fileHash] = await Promise.all([
+      store.get(name),
+      allowUnapproved ? null : mirror.hash(name).catch(() => null),
+    ]);
     if (!record) throw new ScriptNotFoundError(name);
-    const fileHash =
-      allowUnapproved || record.approved_hash === undefined
-        ? null
-        : await mirror.hash(name).catch(() => null);
     const verdict = checkApproval(record, { fileHash, allowUnapproved });
     if (!verdict.runnable) throw new ScriptRefusedError(name, verdict.reason);
     return { record, hash: verdict.hash };

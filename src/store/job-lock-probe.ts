@@ -9,18 +9,31 @@ import type { Redis } from './redis.js';
  * prefix>bull:<queue name>`), and `redis` a connection without ioredis's keyPrefix (BullMQ's kind).
  */
 export function createJobLockProbe(redis: Redis, bullKeyPrefix: string) {
+  /**
+   * Whether the job lost its worker, and the reason it failed if it did (a job failed by
+   * BullMQ itself, e.g. a stalled one, is never answered by a processor).
+   */
+  async function look(jobId: string): Promise<{ lost: boolean; failedReason: string | null }> {
+    const replies = await redis
+      .multi()
+      .exists(`${bullKeyPrefix}:${jobId}:lock`)
+      .lpos(`${bullKeyPrefix}:active`, jobId)
+      .hget(`${bullKeyPrefix}:${jobId}`, 'failedReason')
+      .exec();
+    const [locked, position, failedReason] = (replies ?? []).map(([err, value]) => {
+      if (err) throw err;
+      return value;
+    });
+    const active = position !== null && position !== undefined;
+    return {
+      lost: locked === 0 && active,
+      failedReason: !active && typeof failedReason === 'string' ? failedReason : null,
+    };
+  }
   return {
+    look,
     async workerLost(jobId: string): Promise<boolean> {
-      const replies = await redis
-        .multi()
-        .exists(`${bullKeyPrefix}:${jobId}:lock`)
-        .lpos(`${bullKeyPrefix}:active`, jobId)
-        .exec();
-      const [locked, position] = (replies ?? []).map(([err, value]) => {
-        if (err) throw err;
-        return value;
-      });
-      return locked === 0 && position !== null && position !== undefined;
+      return (await look(jobId)).lost;
     },
   };
 }

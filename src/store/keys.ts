@@ -20,6 +20,9 @@ export const keys = {
   scriptHistory: (name: string) => `script:${name}:history`,
   scriptLock: (name: string) => `lock:script:${name}`,
 
+  /** Answers for the callers of one queue client (one process), by that client's id. */
+  runReplies: (client: string) => `run-replies:${client}`,
+
   // Execution counters shared by every process (/metrics)
   executionStats: () => 'stats:executions',
 

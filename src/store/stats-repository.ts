@@ -1,5 +1,6 @@
 import type { Redis } from './redis.js';
 import { keys } from './keys.js';
+import { callLua } from './lua-commands.js';
 
 export interface ExecutionStats {
   total: number;
@@ -15,12 +16,13 @@ export interface ExecutionStats {
 export function createStatsRepository(redis: Redis) {
   return {
     async record(success: boolean, durationMs: number): Promise<void> {
-      await redis
-        .multi()
-        .hincrby(keys.executionStats(), 'total', 1)
-        .hincrby(keys.executionStats(), success ? 'success' : 'failed', 1)
-        .hincrby(keys.executionStats(), 'duration_sum', Math.max(0, Math.round(durationMs)))
-        .exec();
+      await callLua(
+        redis,
+        'executionStatsRecord',
+        keys.executionStats(),
+        success ? 'success' : 'failed',
+        Math.max(0, Math.round(durationMs)),
+      );
     },
     /** A run dropped unrun: its caller had stopped waiting before a worker could start it. */
     async recordExpired(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { QueueTimeoutError } from '../../src/errors/queue-errors.js';
-import { createQueueClient } from '../../src/queue/client.js';
+import { answerCallers, createQueueClient } from '../../src/queue/client.js';
 import { freePort } from '../../src/store/embedded-redis.js';
 import { bullPrefix, createRedis } from '../../src/store/redis.js';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.js';
@@ -12,19 +12,27 @@ describe('queue client', () => {
   const prefix = uniquePrefix('queue');
   const target = { url: testRedisUrl(), prefix };
   const connection = createRedis(target, 'bullmq');
-  // A processor that answers at once, so results race the caller's subscription.
+  // The worker's own process: its queue client answers callers of other processes.
+  const workerSide = createQueueClient(target);
+  // A processor that answers at once, so answers race their callers' first reads.
   const worker = new Worker(
     'script-runs',
-    async (job) => ({ success: true, result: job.data.args, duration_ms: 0, logs: [] }),
+    answerCallers(workerSide, async (job) => ({
+      success: true,
+      result: job.data.args,
+      duration_ms: 0,
+      logs: [],
+    })),
     { connection, prefix: bullPrefix(prefix), concurrency: 50 },
   );
   afterAll(async () => {
     await worker.close();
+    await workerSide.close();
     connection.disconnect();
     await dropPrefix(prefix);
   });
 
-  it('answers every caller of a burst sent before its event stream was ready', async () => {
+  it('answers every caller of a burst sent before its reply reader was ready', async () => {
     const client = createQueueClient(target);
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.name);
@@ -46,6 +54,63 @@ describe('queue client', () => {
     } finally {
       process.off('warning', onWarning);
       await client.close();
+    }
+  });
+
+  it('answers the callers of two processes, each its own results, from a worker elsewhere', async () => {
+    const [a, b] = [createQueueClient(target), createQueueClient(target)];
+    try {
+      const ask = (client: typeof a, who: string) =>
+        Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            client.run(
+              'scriptRuns',
+              { name: 'x.star', hash, args: { who, i }, origin: 'api', allowUnapproved: false },
+              10_000,
+            ),
+          ),
+        );
+      const [fromA, fromB] = await Promise.all([ask(a, 'a'), ask(b, 'b')]);
+      for (const [who, results] of [
+        ['a', fromA],
+        ['b', fromB],
+      ] as const) {
+        expect(results.map((r) => r.result)).toEqual(
+          Array.from({ length: 20 }, (_, i) => ({ who, i })),
+        );
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('hands the caller the reason of a job BullMQ failed without its processor answering', async () => {
+    const failing = uniquePrefix('queue-failed');
+    const failingTarget = { url: testRedisUrl(), prefix: failing };
+    const bare = createRedis(failingTarget, 'bullmq');
+    // No answerCallers: as a job failed by BullMQ itself (a stalled one) is never answered.
+    const silent = new Worker(
+      'script-runs',
+      async () => {
+        throw new Error('stalled more than allowable limit');
+      },
+      { connection: bare, prefix: bullPrefix(failing) },
+    );
+    const client = createQueueClient(failingTarget);
+    try {
+      await expect(
+        client.run(
+          'scriptRuns',
+          { name: 'x.star', hash, args: {}, origin: 'api', allowUnapproved: false },
+          10_000,
+        ),
+      ).rejects.toThrow('stalled more than allowable limit');
+    } finally {
+      await client.close();
+      await silent.close();
+      bare.disconnect();
+      await dropPrefix(failing);
     }
   });
 

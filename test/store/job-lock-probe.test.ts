@@ -38,4 +38,14 @@ describe('job lock probe', () => {
     await connection.del(`${bull}:probe:${job.id}:lock`);
     expect(await probe.workerLost(job.id as string)).toBe(true);
   });
+
+  it('reads the reason of a failed job, and only once it left the active list', async () => {
+    const job = await queue.add('f', {}, { delay: 60_000 });
+    const id = job.id as string;
+    expect(await probe.look(id)).toEqual({ lost: false, failedReason: null });
+    await connection.hset(`${bull}:probe:${id}`, 'failedReason', 'job stalled');
+    expect(await probe.look(id)).toEqual({ lost: false, failedReason: 'job stalled' });
+    await connection.lpush(`${bull}:probe:active`, id);
+    expect(await probe.look(id)).toMatchObject({ failedReason: null });
+  });
 });

@@ -1,4 +1,5 @@
 import { Worker } from 'bullmq';
+import { answerCallers } from '../../queue/client.js';
 import { queues } from '../../queue/definitions.js';
 import type { Context } from '../../runtime/context.js';
 import { bullPrefix, createRedis } from '../../store/redis.js';
@@ -58,7 +59,12 @@ export async function startScriptRunWorker(
     pool.threads,
   );
   const connection = createRedis(ctx.redisTarget, 'bullmq');
-  const worker = new Worker(queues.scriptRuns.name, processor, {
+  // Each outcome goes straight to its caller (at once when it waits in this process), before
+  // BullMQ stores it: src/queue/client.ts.
+  const answering = answerCallers(ctx.queues, processor, (err) =>
+    ctx.log.warn({ err: err.message }, 'could not answer a script run'),
+  );
+  const worker = new Worker(queues.scriptRuns.name, answering, {
     connection,
     prefix: bullPrefix(ctx.redisTarget.prefix),
     // One job per thread: a job fetched early would wait in Piscina's queue while its wall time

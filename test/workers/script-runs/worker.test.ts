@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildCore, scriptWorkerDeps, type Core } from '../../../src/cli/compose.js';
 import {
   startScriptRunWorker,
@@ -71,5 +72,22 @@ describe('script-runs worker', () => {
     const both = await Promise.all([run('nap.star'), run('nap.star')]);
     expect(both.map((r) => r.success)).toEqual([true, true]);
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('answers a caller of its own process directly', async () => {
+    await approved('local.star', 'def main():\n    return {"n": 1, "big": 12345678901234567890}\n');
+    // From here on this process reads no reply list: only a direct answer can arrive.
+    const blpop = vi
+      .spyOn(Redis.prototype, 'blmpop')
+      .mockImplementation(() => new Promise(() => {}));
+    const answer = vi.spyOn(t.ctx.queues, 'answer');
+    try {
+      const res = await run('local.star');
+      expect(res).toMatchObject({ success: true, result: { n: 1, big: '12345678901234567890' } });
+      expect(answer).toHaveBeenCalledTimes(1);
+    } finally {
+      blpop.mockRestore();
+      answer.mockRestore();
+    }
   });
 });
