@@ -74,9 +74,8 @@ export function createFileMirror(dir: string) {
       // Synchronous on purpose: a stat of a local file takes microseconds, while through libuv's
       // thread pool it costs two thread hand-offs and an event-loop wake-up per run (the caller
       // and the worker each check), most of its price on a busy machine.
-      const info = statSync(file, { bigint: true, throwIfNoEntry: false });
-      if (!info) return null;
-      const key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+      const key = statKey(file);
+      if (key === null) return null;
       const known = hashes.get(name);
       if (known?.key === key) return known.hash;
       const source = await this.read(name);
@@ -84,16 +83,13 @@ export function createFileMirror(dir: string) {
       const hash = hashSource(source);
       // Between the stat and the read the file may have changed again: keep the hash only when
       // it still matches the stat it is filed under.
-      let after;
+      let after: string | null = null;
       try {
-        after = statSync(file, { bigint: true, throwIfNoEntry: false });
+        after = statKey(file);
       } catch {
-        after = undefined;
+        // Unreadable now: the hash is answered but not kept.
       }
-      if (
-        after &&
-        `${after.dev}:${after.ino}:${after.size}:${after.mtimeNs}:${after.ctimeNs}` === key
-      ) {
+      if (after === key) {
         hashes.delete(name);
         if (hashes.size >= maxHashes) hashes.delete(hashes.keys().next().value as string);
         hashes.set(name, { key, hash });
@@ -135,3 +131,12 @@ export function createFileMirror(dir: string) {
 }
 
 export type FileMirror = ReturnType<typeof createFileMirror>;
+
+/**
+ * What identifies one version of a file without reading it (device, inode, size, ns modification
+ * and change times: no write keeps them all), or null when there is no file.
+ */
+function statKey(file: string): string | null {
+  const info = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return info ? `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : null;
+}

@@ -5,7 +5,7 @@ import { compileExpr, type Eval } from './compile-expr.js';
 import { encodePos, type FnCtx } from './context.js';
 import { constRight } from './compile-binary-const.js';
 import { mulModEval, mulModShape } from './compile-mulmod.js';
-import { wrap64Eval, wrap64Shape } from './compile-wrap64.js';
+import { modPow2Eval, modPow2Shape } from './compile-mod-pow2.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const MIN = Number.MIN_SAFE_INTEGER;
@@ -31,14 +31,14 @@ export function binaryExpr(c: FnCtx, e: A.BinaryExpr): Eval {
     const z = mm.addend === null ? null : compileExpr(c, mm.addend);
     return mulModEval(mm, e, compileExpr(c, mm.mul.x), compileExpr(c, mm.mul.y), z);
   }
-  const w = wrap64Shape(e);
+  const w = modPow2Shape(e);
   if (w !== null) {
     const mul = w.mul;
     const sum = w.sum;
     const x = compileExpr(c, mul !== null ? mul.x : (sum as A.BinaryExpr).x);
     const y = mul === null ? null : compileExpr(c, mul.y);
     const z = sum === null ? null : compileExpr(c, sum.y);
-    return wrap64Eval(w, e, x, y, z, compileExpr(c, e.y));
+    return modPow2Eval(w, e, x, y, z, compileExpr(c, e.y));
   }
   const x = compileExpr(c, e.x);
   const k = smallInt(e.y);

@@ -1,5 +1,6 @@
 import { binary, type Value } from '../values/index.js';
 import type * as A from '../syntax/ast.js';
+import { unparen } from '../syntax/ast.js';
 import type { Eval } from './compile-expr.js';
 import { encodePos } from './context.js';
 import type { Frame } from './function.js';
@@ -15,11 +16,6 @@ import type { Frame } from './function.js';
  */
 
 const MAX_MODULUS = 2 ** 32;
-
-function unparen(e: A.Expr): A.Expr {
-  while (e.kind === 'Paren') e = e.x;
-  return e;
-}
 
 function smallLiteral(e: A.Expr): number | null {
   e = unparen(e);

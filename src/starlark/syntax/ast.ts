@@ -234,3 +234,9 @@ export interface FileNode {
   /** Set by the resolver: slots of the module's top-level code (comprehension variables). */
   scope: FunctionScope | null;
 }
+
+/** The expression inside any parentheses around `e`. */
+export function unparen(e: Expr): Expr {
+  while (e.kind === 'Paren') e = e.x;
+  return e;
+}

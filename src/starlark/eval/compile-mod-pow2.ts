@@ -1,30 +1,25 @@
 import { binary, normInt, type Value } from '../values/index.js';
 import { intAdd, intMul, intSub, pow2Bits, toBig } from '../values/arith.js';
 import type * as A from '../syntax/ast.js';
+import { unparen } from '../syntax/ast.js';
 import type { Eval } from './compile-expr.js';
 import { encodePos } from './context.js';
 import type { Frame } from './function.js';
 
 /**
  * `(x * y) % m`, `(x * y ± z) % m` and `(x ± z) % m` where m is not a small literal: the shape
- * of 64-bit hashes and PRNGs (`% 18446744073709551616`, or a variable holding it). When m is
- * a power of two at run time, the whole expression is one `BigInt.asUintN` of the exact
- * result, which V8 computes in 64-bit words for 2^64 instead of building the 128-bit product
- * and dividing it. Operands are evaluated in source order: an int product or sum cannot fail,
+ * of wide hashes and PRNGs (`% 18446744073709551616`, or a variable holding it). When m is
+ * 2^k at run time, the whole expression is `BigInt.asUintN(k, …)` of the exact result (for
+ * k = 64, computed by V8 in 64-bit words) instead of a normalised product divided by m. Operands are evaluated in source order: an int product or sum cannot fail,
  * so reading z and m before applying them is unobservable; anything else takes the generic
  * operators.
  */
-
-function unparen(e: A.Expr): A.Expr {
-  while (e.kind === 'Paren') e = e.x;
-  return e;
-}
 
 function isInt(v: Value): v is number | bigint {
   return typeof v === 'number' || typeof v === 'bigint';
 }
 
-export interface Wrap64Shape {
+export interface ModPow2Shape {
   /** The `*` node, or null for `(x ± z) % m`. */
   readonly mul: A.BinaryExpr | null;
   /** The `+`/`-` node, or null for `(x * y) % m`. */
@@ -32,7 +27,7 @@ export interface Wrap64Shape {
 }
 
 /** Only for a modulus that may be a big power of two: a bigint literal or a variable. */
-export function wrap64Shape(e: A.BinaryExpr): Wrap64Shape | null {
+export function modPow2Shape(e: A.BinaryExpr): ModPow2Shape | null {
   if (e.op !== '%') return null;
   const m = unparen(e.y);
   const big = m.kind === 'Literal' && m.value.type === 'int' && typeof m.value.v === 'bigint';
@@ -49,8 +44,8 @@ export function wrap64Shape(e: A.BinaryExpr): Wrap64Shape | null {
  * `x`/`y`: the factors (for `(x ± z) % m`, `y` is null and `x` is the left term); `z`: the
  * term added or subtracted, or null; `m`: the modulus.
  */
-export function wrap64Eval(
-  s: Wrap64Shape,
+export function modPow2Eval(
+  s: ModPow2Shape,
   e: A.BinaryExpr,
   x: Eval,
   y: Eval | null,
@@ -96,9 +91,10 @@ export function wrap64Eval(
       d = dv;
     }
     const k = m(f);
-    if (typeof k === 'bigint' && k > 0n && pow2Bits(k) === 64) {
+    const bits = typeof k === 'bigint' && k > 0n ? pow2Bits(k) : -1;
+    if (bits > 0) {
       const p = bi === undefined ? toBig(a) : toBig(a) * toBig(bi);
-      return normInt(BigInt.asUintN(64, minus ? p - toBig(d) : p + toBig(d)));
+      return normInt(BigInt.asUintN(bits, minus ? p - toBig(d) : p + toBig(d)));
     }
     let v = bi === undefined ? a : intMul(a, bi);
     if (z !== null) v = minus ? intSub(v, d) : intAdd(v, d);
