@@ -4,6 +4,7 @@ import { api, errorMessage } from '../api/client';
 import type { Identity, Pairing, Status } from '../api/types';
 import { useData } from '../api/use-data';
 import { ConfirmButton } from '../components/confirm-button';
+import { DataTable } from '../components/data-table';
 import { Empty, ErrorAlert, Loaded } from '../components/states';
 import { When } from '../components/time';
 
@@ -81,63 +82,52 @@ export default function ChatPage() {
                   here.
                 </Empty>
               ) : (
-                <Table striped>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Code</Table.Th>
-                      <Table.Th>Who</Table.Th>
-                      <Table.Th>Provider</Table.Th>
-                      <Table.Th>Expires</Table.Th>
-                      <Table.Th>Decision</Table.Th>
+                <DataTable striped columns={['Code', 'Who', 'Provider', 'Expires', 'Decision']}>
+                  {pairings.map((p) => (
+                    <Table.Tr key={p.code}>
+                      <Table.Td>
+                        <Code>{p.code}</Code>
+                      </Table.Td>
+                      <Table.Td>
+                        {p.name || '—'}{' '}
+                        <Text span size="xs" c="dimmed">
+                          user {p.user_id}, chat {p.chat_id}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>{p.provider}</Table.Td>
+                      <Table.Td>
+                        <When at={p.expires_at} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap="xs">
+                          <Button
+                            size="xs"
+                            color="teal"
+                            onClick={() => void approve(p)}
+                            aria-label={`Approve ${p.code}`}
+                          >
+                            Approve
+                          </Button>
+                          <ConfirmButton
+                            size="xs"
+                            title={`Deny ${p.code}?`}
+                            message={`${p.name || p.user_id} will not be able to talk to the assistant.`}
+                            confirmLabel="Deny"
+                            aria-label={`Deny ${p.code}`}
+                            onConfirm={async () => {
+                              await api.post(
+                                `/api/chat/pairings/${encodeURIComponent(p.code)}/deny`,
+                              );
+                              await state.reload();
+                            }}
+                          >
+                            Deny
+                          </ConfirmButton>
+                        </Group>
+                      </Table.Td>
                     </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {pairings.map((p) => (
-                      <Table.Tr key={p.code}>
-                        <Table.Td>
-                          <Code>{p.code}</Code>
-                        </Table.Td>
-                        <Table.Td>
-                          {p.name || '—'}{' '}
-                          <Text span size="xs" c="dimmed">
-                            user {p.user_id}, chat {p.chat_id}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>{p.provider}</Table.Td>
-                        <Table.Td>
-                          <When at={p.expires_at} />
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap="xs">
-                            <Button
-                              size="xs"
-                              color="teal"
-                              onClick={() => void approve(p)}
-                              aria-label={`Approve ${p.code}`}
-                            >
-                              Approve
-                            </Button>
-                            <ConfirmButton
-                              size="xs"
-                              title={`Deny ${p.code}?`}
-                              message={`${p.name || p.user_id} will not be able to talk to the assistant.`}
-                              confirmLabel="Deny"
-                              aria-label={`Deny ${p.code}`}
-                              onConfirm={async () => {
-                                await api.post(
-                                  `/api/chat/pairings/${encodeURIComponent(p.code)}/deny`,
-                                );
-                                await state.reload();
-                              }}
-                            >
-                              Deny
-                            </ConfirmButton>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
+                  ))}
+                </DataTable>
               )}
             </section>
             <section aria-labelledby="identities-title">
@@ -147,28 +137,18 @@ export default function ChatPage() {
               {identities.length === 0 ? (
                 <Empty>No one approved through pairing yet.</Empty>
               ) : (
-                <Table striped>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Who</Table.Th>
-                      <Table.Th>Provider</Table.Th>
-                      <Table.Th>Chat</Table.Th>
-                      <Table.Th>Approved</Table.Th>
+                <DataTable striped columns={['Who', 'Provider', 'Chat', 'Approved']}>
+                  {identities.map((i) => (
+                    <Table.Tr key={`${i.provider}:${i.user_id}`}>
+                      <Table.Td>{i.name || i.user_id}</Table.Td>
+                      <Table.Td>{i.provider}</Table.Td>
+                      <Table.Td>{i.chat_id}</Table.Td>
+                      <Table.Td>
+                        <When at={i.approved_at} />
+                      </Table.Td>
                     </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {identities.map((i) => (
-                      <Table.Tr key={`${i.provider}:${i.user_id}`}>
-                        <Table.Td>{i.name || i.user_id}</Table.Td>
-                        <Table.Td>{i.provider}</Table.Td>
-                        <Table.Td>{i.chat_id}</Table.Td>
-                        <Table.Td>
-                          <When at={i.approved_at} />
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
+                  ))}
+                </DataTable>
               )}
             </section>
           </Stack>

@@ -5,6 +5,7 @@ import { api } from '../api/client';
 import type { Health, Metrics, Readiness, Schedule, ScriptListEntry, Status } from '../api/types';
 import { useData } from '../api/use-data';
 import { RunStatusBadge, ScriptStatusBadge } from '../components/badges';
+import { DataTable } from '../components/data-table';
 import { Empty, Loaded } from '../components/states';
 import { When } from '../components/time';
 
@@ -48,40 +49,34 @@ export default function DashboardPage() {
             const pending = list.filter((s) => s.status === 'pending');
             if (pending.length === 0) return <Empty>No script waits for review.</Empty>;
             return (
-              <Table striped highlightOnHover>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Script</Table.Th>
-                    <Table.Th>Description</Table.Th>
-                    <Table.Th>Changed</Table.Th>
-                    <Table.Th>Action</Table.Th>
+              <DataTable
+                striped
+                highlightOnHover
+                columns={['Script', 'Description', 'Changed', 'Action']}
+              >
+                {pending.map((s) => (
+                  <Table.Tr key={s.name}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/scripts/${encodeURIComponent(s.name)}`}>
+                        {s.name}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{s.description || '—'}</Table.Td>
+                    <Table.Td>
+                      <When at={s.modified_at} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Anchor
+                        component={Link}
+                        to={`/scripts/${encodeURIComponent(s.name)}/review`}
+                        aria-label={`Review ${s.name}`}
+                      >
+                        Review
+                      </Anchor>
+                    </Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {pending.map((s) => (
-                    <Table.Tr key={s.name}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/scripts/${encodeURIComponent(s.name)}`}>
-                          {s.name}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{s.description || '—'}</Table.Td>
-                      <Table.Td>
-                        <When at={s.modified_at} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Anchor
-                          component={Link}
-                          to={`/scripts/${encodeURIComponent(s.name)}/review`}
-                          aria-label={`Review ${s.name}`}
-                        >
-                          Review
-                        </Anchor>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+                ))}
+              </DataTable>
             );
           }}
         </Loaded>
@@ -200,38 +195,28 @@ export default function DashboardPage() {
               .slice(0, 10);
             if (ran.length === 0) return <Empty>No schedule has run yet.</Empty>;
             return (
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Schedule</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th>When</Table.Th>
-                    <Table.Th>Error</Table.Th>
+              <DataTable striped columns={['Schedule', 'Status', 'When', 'Error']}>
+                {ran.map((s) => (
+                  <Table.Tr key={s.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/schedules/${encodeURIComponent(s.id)}`}>
+                        {s.name}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>
+                      <RunStatusBadge status={s.last_run_status ?? 'unknown'} />
+                    </Table.Td>
+                    <Table.Td>
+                      <When at={s.last_run_at} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm" lineClamp={2}>
+                        {s.last_run_error || '—'}
+                      </Text>
+                    </Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {ran.map((s) => (
-                    <Table.Tr key={s.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/schedules/${encodeURIComponent(s.id)}`}>
-                          {s.name}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>
-                        <RunStatusBadge status={s.last_run_status ?? 'unknown'} />
-                      </Table.Td>
-                      <Table.Td>
-                        <When at={s.last_run_at} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" lineClamp={2}>
-                          {s.last_run_error || '—'}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+                ))}
+              </DataTable>
             );
           }}
         </Loaded>

@@ -22,6 +22,7 @@ import type { Schedule, ScheduleRun, ScriptListEntry } from '../api/types';
 import { useData } from '../api/use-data';
 import { RunStatusBadge } from '../components/badges';
 import { ConfirmButton } from '../components/confirm-button';
+import { DataTable } from '../components/data-table';
 import { Empty, ErrorAlert, Loaded, Loading } from '../components/states';
 import { When } from '../components/time';
 import { cronInWords, formatIn, nextFirings, timeZones } from '../schedule-time';
@@ -374,51 +375,41 @@ function Runs({ schedule, onChange }: { schedule: Schedule; onChange: () => void
           list.length === 0 ? (
             <Empty>No runs yet.</Empty>
           ) : (
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Finished</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Delivery</Table.Th>
-                  <Table.Th>Output or error</Table.Th>
+            <DataTable striped columns={['Finished', 'Status', 'Delivery', 'Output or error']}>
+              {list.map((r) => (
+                <Table.Tr key={r.id}>
+                  <Table.Td>
+                    <When at={r.finished_at} />
+                  </Table.Td>
+                  <Table.Td>
+                    <RunStatusBadge status={r.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    {r.delivery ? (
+                      <Group gap={4}>
+                        <RunStatusBadge status={r.delivery.status} />
+                        {r.delivery.error && <Text size="xs">{r.delivery.error}</Text>}
+                      </Group>
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        not sent
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    {r.error ? (
+                      <Text size="sm" c="red.8" className="pre-wrap">
+                        {r.error}
+                      </Text>
+                    ) : (
+                      <Code block className="pre-wrap">
+                        {r.output || '(no output)'}
+                      </Code>
+                    )}
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((r) => (
-                  <Table.Tr key={r.id}>
-                    <Table.Td>
-                      <When at={r.finished_at} />
-                    </Table.Td>
-                    <Table.Td>
-                      <RunStatusBadge status={r.status} />
-                    </Table.Td>
-                    <Table.Td>
-                      {r.delivery ? (
-                        <Group gap={4}>
-                          <RunStatusBadge status={r.delivery.status} />
-                          {r.delivery.error && <Text size="xs">{r.delivery.error}</Text>}
-                        </Group>
-                      ) : (
-                        <Text size="sm" c="dimmed">
-                          not sent
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      {r.error ? (
-                        <Text size="sm" c="red.8" className="pre-wrap">
-                          {r.error}
-                        </Text>
-                      ) : (
-                        <Code block className="pre-wrap">
-                          {r.output || '(no output)'}
-                        </Code>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+              ))}
+            </DataTable>
           )
         }
       </Loaded>

@@ -6,6 +6,7 @@ import type { Schedule } from '../api/types';
 import { useData } from '../api/use-data';
 import { RunStatusBadge } from '../components/badges';
 import { ConfirmButton } from '../components/confirm-button';
+import { DataTable } from '../components/data-table';
 import { Empty, ErrorAlert, Loaded } from '../components/states';
 import { When } from '../components/time';
 import { cronInWords, formatIn, nextFirings } from '../schedule-time';
@@ -49,118 +50,109 @@ export default function SchedulesPage() {
             );
           }
           return (
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Runs</Table.Th>
-                  <Table.Th>When</Table.Th>
-                  <Table.Th>Next</Table.Th>
-                  <Table.Th>Last run</Table.Th>
-                  <Table.Th>Enabled</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {schedules.map((s) => {
-                  const next = nextFirings(s.cron_expr, s.timezone, 1);
-                  return (
-                    <Table.Tr key={s.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/schedules/${encodeURIComponent(s.id)}`}>
-                          {s.name}
-                        </Anchor>
-                        {s.run_once && (
-                          <Badge ml={6} size="xs" variant="outline">
-                            once
-                          </Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">
-                          {s.type === 'script' ? s.script_name : 'AI prompt'}
-                          {s.output_target ? ` → ${s.output_target.provider}` : ''}
+            <DataTable
+              striped
+              highlightOnHover
+              columns={['Name', 'Runs', 'When', 'Next', 'Last run', 'Enabled', 'Actions']}
+            >
+              {schedules.map((s) => {
+                const next = nextFirings(s.cron_expr, s.timezone, 1);
+                return (
+                  <Table.Tr key={s.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/schedules/${encodeURIComponent(s.id)}`}>
+                        {s.name}
+                      </Anchor>
+                      {s.run_once && (
+                        <Badge ml={6} size="xs" variant="outline">
+                          once
+                        </Badge>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">
+                        {s.type === 'script' ? s.script_name : 'AI prompt'}
+                        {s.output_target ? ` → ${s.output_target.provider}` : ''}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{cronInWords(s.cron_expr)}</Text>
+                      <Text size="xs" c="dimmed">
+                        <code>{s.cron_expr}</code> {s.timezone}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">
+                        {!s.enabled
+                          ? 'disabled'
+                          : 'fires' in next
+                            ? formatIn(next.fires[0]!, s.timezone)
+                            : next.error}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {s.last_run_status ? (
+                        <Group gap={4}>
+                          <RunStatusBadge status={s.last_run_status} />
+                          <When at={s.last_run_at} />
+                        </Group>
+                      ) : (
+                        <Text size="sm" c="dimmed">
+                          never
                         </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{cronInWords(s.cron_expr)}</Text>
-                        <Text size="xs" c="dimmed">
-                          <code>{s.cron_expr}</code> {s.timezone}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">
-                          {!s.enabled
-                            ? 'disabled'
-                            : 'fires' in next
-                              ? formatIn(next.fires[0]!, s.timezone)
-                              : next.error}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        {s.last_run_status ? (
-                          <Group gap={4}>
-                            <RunStatusBadge status={s.last_run_status} />
-                            <When at={s.last_run_at} />
-                          </Group>
-                        ) : (
-                          <Text size="sm" c="dimmed">
-                            never
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Switch
-                          checked={s.enabled}
-                          aria-label={`${s.name} enabled`}
-                          onChange={(e) =>
-                            void act(() =>
-                              api.post(
-                                `/api/schedules/${encodeURIComponent(s.id)}/${e.currentTarget.checked ? 'enable' : 'disable'}`,
-                              ),
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Switch
+                        checked={s.enabled}
+                        aria-label={`${s.name} enabled`}
+                        onChange={(e) =>
+                          void act(() =>
+                            api.post(
+                              `/api/schedules/${encodeURIComponent(s.id)}/${e.currentTarget.checked ? 'enable' : 'disable'}`,
+                            ),
+                          )
+                        }
+                      />
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="default"
+                          aria-label={`Run ${s.name} now`}
+                          onClick={() =>
+                            void act(
+                              () => api.post(`/api/schedules/${encodeURIComponent(s.id)}/run`),
+                              `${s.name} triggered; its run appears on its page.`,
                             )
                           }
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Button
-                            size="xs"
-                            variant="default"
-                            aria-label={`Run ${s.name} now`}
-                            onClick={() =>
-                              void act(
-                                () => api.post(`/api/schedules/${encodeURIComponent(s.id)}/run`),
-                                `${s.name} triggered; its run appears on its page.`,
-                              )
-                            }
-                          >
-                            Run now
-                          </Button>
-                          <ConfirmButton
-                            size="xs"
-                            title={`Delete ${s.name}?`}
-                            message="The schedule and its run history are removed."
-                            confirmLabel="Delete"
-                            aria-label={`Delete ${s.name}`}
-                            onConfirm={() =>
-                              api
-                                .delete(`/api/schedules/${encodeURIComponent(s.id)}`)
-                                .then(() => state.reload())
-                                .catch((err: unknown) => {
-                                  throw new Error(errorMessage(err));
-                                })
-                            }
-                          >
-                            Delete
-                          </ConfirmButton>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
+                        >
+                          Run now
+                        </Button>
+                        <ConfirmButton
+                          size="xs"
+                          title={`Delete ${s.name}?`}
+                          message="The schedule and its run history are removed."
+                          confirmLabel="Delete"
+                          aria-label={`Delete ${s.name}`}
+                          onConfirm={() =>
+                            api
+                              .delete(`/api/schedules/${encodeURIComponent(s.id)}`)
+                              .then(() => state.reload())
+                              .catch((err: unknown) => {
+                                throw new Error(errorMessage(err));
+                              })
+                          }
+                        >
+                          Delete
+                        </ConfirmButton>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </DataTable>
           );
         }}
       </Loaded>

@@ -23,6 +23,7 @@ import { useData } from '../api/use-data';
 import { RunStatusBadge, ScriptStatusBadge } from '../components/badges';
 import CodeEditor from '../components/code-editor';
 import { ConfirmButton } from '../components/confirm-button';
+import { DataTable } from '../components/data-table';
 import { SideBySideDiff } from '../components/side-by-side-diff';
 import { Empty, ErrorAlert, Loaded, Loading } from '../components/states';
 import { When } from '../components/time';
@@ -313,28 +314,19 @@ function RunHistory({ script }: { script: ScriptDetail }) {
   const runs = [...script.execution_history].reverse();
   if (runs.length === 0) return <Empty>This script has not run yet.</Empty>;
   return (
-    <Table striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>When</Table.Th>
-          <Table.Th>Outcome</Table.Th>
-          <Table.Th>Duration</Table.Th>
+    <DataTable striped columns={['When', 'Outcome', 'Duration']}>
+      {runs.map((r, i) => (
+        <Table.Tr key={`${r.timestamp}-${i}`}>
+          <Table.Td>
+            <When at={r.timestamp} />
+          </Table.Td>
+          <Table.Td>
+            <RunStatusBadge status={r.success ? 'success' : 'error'} />
+          </Table.Td>
+          <Table.Td>{r.duration_ms} ms</Table.Td>
         </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {runs.map((r, i) => (
-          <Table.Tr key={`${r.timestamp}-${i}`}>
-            <Table.Td>
-              <When at={r.timestamp} />
-            </Table.Td>
-            <Table.Td>
-              <RunStatusBadge status={r.success ? 'success' : 'error'} />
-            </Table.Td>
-            <Table.Td>{r.duration_ms} ms</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+      ))}
+    </DataTable>
   );
 }
 
@@ -373,54 +365,43 @@ function Versions({ name, onRestored }: { name: string; onRestored: () => void }
         }));
         return (
           <Stack>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Version</Table.Th>
-                  <Table.Th>Change</Table.Th>
-                  <Table.Th>By</Table.Th>
-                  <Table.Th>When</Table.Th>
-                  <Table.Th>Restore</Table.Th>
+            <DataTable striped columns={['Version', 'Change', 'By', 'When', 'Restore']}>
+              {list.map((v, i) => (
+                <Table.Tr key={v.commit}>
+                  <Table.Td>
+                    <Code>{v.commit.slice(0, 8)}</Code>
+                  </Table.Td>
+                  <Table.Td>{v.message}</Table.Td>
+                  <Table.Td>{v.author}</Table.Td>
+                  <Table.Td>
+                    <When at={v.timestamp} />
+                  </Table.Td>
+                  <Table.Td>
+                    {i === 0 ? (
+                      <Text size="sm" c="dimmed">
+                        current
+                      </Text>
+                    ) : (
+                      <ConfirmButton
+                        size="xs"
+                        variant="default"
+                        color="gray"
+                        title={`Restore version ${v.commit.slice(0, 8)}?`}
+                        message="Its text becomes a new version, pending your approval again."
+                        confirmLabel="Restore"
+                        onConfirm={async () => {
+                          await api.post(`${path(name)}/restore/${v.commit}`);
+                          await versions.reload();
+                          onRestored();
+                        }}
+                      >
+                        Restore
+                      </ConfirmButton>
+                    )}
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((v, i) => (
-                  <Table.Tr key={v.commit}>
-                    <Table.Td>
-                      <Code>{v.commit.slice(0, 8)}</Code>
-                    </Table.Td>
-                    <Table.Td>{v.message}</Table.Td>
-                    <Table.Td>{v.author}</Table.Td>
-                    <Table.Td>
-                      <When at={v.timestamp} />
-                    </Table.Td>
-                    <Table.Td>
-                      {i === 0 ? (
-                        <Text size="sm" c="dimmed">
-                          current
-                        </Text>
-                      ) : (
-                        <ConfirmButton
-                          size="xs"
-                          variant="default"
-                          color="gray"
-                          title={`Restore version ${v.commit.slice(0, 8)}?`}
-                          message="Its text becomes a new version, pending your approval again."
-                          confirmLabel="Restore"
-                          onConfirm={async () => {
-                            await api.post(`${path(name)}/restore/${v.commit}`);
-                            await versions.reload();
-                            onRestored();
-                          }}
-                        >
-                          Restore
-                        </ConfirmButton>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+              ))}
+            </DataTable>
             {list.length > 1 && (
               <Stack gap="xs">
                 <Title order={3} size="h5">

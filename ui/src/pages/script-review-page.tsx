@@ -17,6 +17,7 @@ import { api, ApiError, errorMessage } from '../api/client';
 import type { ScriptDetail } from '../api/types';
 import { useData } from '../api/use-data';
 import { ScriptStatusBadge } from '../components/badges';
+import { DataTable } from '../components/data-table';
 import { SideBySideDiff } from '../components/side-by-side-diff';
 import { Loaded } from '../components/states';
 import { scriptHash } from '../sha256';
@@ -138,36 +139,28 @@ export default function ScriptReviewPage() {
                 </Alert>
               )}
               {secrets.length > 0 && (
-                <Table withTableBorder>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Secret the script reads</Table.Th>
-                      <Table.Th>May be sent to</Table.Th>
+                <DataTable withTableBorder columns={['Secret the script reads', 'May be sent to']}>
+                  {secrets.map((s) => (
+                    <Table.Tr key={s}>
+                      <Table.Td>
+                        <Code>{s}</Code>
+                      </Table.Td>
+                      <Table.Td>
+                        {(detail.metadata.secret_destinations[s] ?? []).length === 0 ? (
+                          <Text size="sm" c="dimmed">
+                            no host declared
+                          </Text>
+                        ) : (
+                          <Group gap={4}>
+                            {detail.metadata.secret_destinations[s]!.map((h) => (
+                              <Code key={h}>{h}</Code>
+                            ))}
+                          </Group>
+                        )}
+                      </Table.Td>
                     </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {secrets.map((s) => (
-                      <Table.Tr key={s}>
-                        <Table.Td>
-                          <Code>{s}</Code>
-                        </Table.Td>
-                        <Table.Td>
-                          {(detail.metadata.secret_destinations[s] ?? []).length === 0 ? (
-                            <Text size="sm" c="dimmed">
-                              no host declared
-                            </Text>
-                          ) : (
-                            <Group gap={4}>
-                              {detail.metadata.secret_destinations[s]!.map((h) => (
-                                <Code key={h}>{h}</Code>
-                              ))}
-                            </Group>
-                          )}
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
+                  ))}
+                </DataTable>
               )}
               {approved ? (
                 <Text size="sm">

@@ -16,6 +16,7 @@ import { api } from '../api/client';
 import type { ScriptListEntry } from '../api/types';
 import { useData } from '../api/use-data';
 import { ScriptStatusBadge } from '../components/badges';
+import { DataTable } from '../components/data-table';
 import { Empty, Loaded } from '../components/states';
 import { When } from '../components/time';
 
@@ -90,48 +91,41 @@ export default function ScriptsPage() {
           }
           if (shown.length === 0) return <Empty>No script matches.</Empty>;
           return (
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Description</Table.Th>
-                  <Table.Th>Secrets</Table.Th>
-                  <Table.Th>Changed</Table.Th>
+            <DataTable
+              striped
+              highlightOnHover
+              columns={['Name', 'Status', 'Description', 'Secrets', 'Changed']}
+            >
+              {shown.map((s) => (
+                <Table.Tr key={s.name}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/scripts/${encodeURIComponent(s.name)}`}>
+                      {s.name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <ScriptStatusBadge status={s.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{s.description || '—'}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      {s.required_secrets.length === 0
+                        ? '—'
+                        : s.required_secrets.map((n) => (
+                            <Badge key={n} variant="outline" color="gray">
+                              {n}
+                            </Badge>
+                          ))}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <When at={s.modified_at} />
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {shown.map((s) => (
-                  <Table.Tr key={s.name}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/scripts/${encodeURIComponent(s.name)}`}>
-                        {s.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <ScriptStatusBadge status={s.status} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{s.description || '—'}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4}>
-                        {s.required_secrets.length === 0
-                          ? '—'
-                          : s.required_secrets.map((n) => (
-                              <Badge key={n} variant="outline" color="gray">
-                                {n}
-                              </Badge>
-                            ))}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <When at={s.modified_at} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+              ))}
+            </DataTable>
           );
         }}
       </Loaded>

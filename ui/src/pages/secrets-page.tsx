@@ -19,6 +19,7 @@ import { api, errorMessage } from '../api/client';
 import type { ScriptListEntry, SecretInfo } from '../api/types';
 import { useData } from '../api/use-data';
 import { ConfirmButton } from '../components/confirm-button';
+import { DataTable } from '../components/data-table';
 import { Empty, Loaded } from '../components/states';
 import { When } from '../components/time';
 
@@ -60,91 +61,84 @@ export default function SecretsPage() {
             );
           }
           return (
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Value</Table.Th>
-                  <Table.Th>Last updated</Table.Th>
-                  <Table.Th>Declared by</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {[...secrets]
-                  .sort((a, b) => a.name.localeCompare(b.name))
-                  .map((s) => {
-                    const users = scripts.filter((sc) => sc.required_secrets.includes(s.name));
-                    return (
-                      <Table.Tr key={s.name}>
-                        <Table.Td>
-                          <Code>{s.name}</Code>
-                        </Table.Td>
-                        <Table.Td>
-                          <Badge color={s.set ? 'green' : 'orange'} variant="light">
-                            {s.set ? 'set' : 'not set'}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td>
-                          <When at={s.last_updated} />
-                        </Table.Td>
-                        <Table.Td>
-                          {users.length === 0 ? (
-                            <Text size="sm" c="dimmed">
-                              no script
-                            </Text>
-                          ) : (
-                            <Group gap={6}>
-                              {users.map((u) => (
-                                <Anchor
-                                  key={u.name}
-                                  size="sm"
-                                  component={Link}
-                                  to={`/scripts/${encodeURIComponent(u.name)}`}
-                                >
-                                  {u.name}
-                                </Anchor>
-                              ))}
-                            </Group>
-                          )}
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap="xs">
-                            <Button
-                              size="xs"
-                              variant="default"
-                              onClick={() => setEditing({ name: s.name, isNew: false })}
-                              aria-label={`${s.set ? 'Replace' : 'Set'} ${s.name}`}
-                            >
-                              {s.set ? 'Replace' : 'Set'}
-                            </Button>
-                            {s.set && (
-                              <ConfirmButton
-                                size="xs"
-                                title={`Delete ${s.name}?`}
-                                message={
-                                  users.length > 0
-                                    ? `Scripts that read it (${users.map((u) => u.name).join(', ')}) will fail until it is set again.`
-                                    : 'The value is removed for good.'
-                                }
-                                confirmLabel="Delete"
-                                aria-label={`Delete ${s.name}`}
-                                onConfirm={async () => {
-                                  await api.delete(`/api/secrets/${encodeURIComponent(s.name)}`);
-                                  setNotice(`${s.name} deleted.`);
-                                  await state.reload();
-                                }}
+            <DataTable
+              striped
+              highlightOnHover
+              columns={['Name', 'Value', 'Last updated', 'Declared by', 'Actions']}
+            >
+              {[...secrets]
+                .sort((a, b) => a.name.localeCompare(b.name))
+                .map((s) => {
+                  const users = scripts.filter((sc) => sc.required_secrets.includes(s.name));
+                  return (
+                    <Table.Tr key={s.name}>
+                      <Table.Td>
+                        <Code>{s.name}</Code>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge color={s.set ? 'green' : 'orange'} variant="light">
+                          {s.set ? 'set' : 'not set'}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <When at={s.last_updated} />
+                      </Table.Td>
+                      <Table.Td>
+                        {users.length === 0 ? (
+                          <Text size="sm" c="dimmed">
+                            no script
+                          </Text>
+                        ) : (
+                          <Group gap={6}>
+                            {users.map((u) => (
+                              <Anchor
+                                key={u.name}
+                                size="sm"
+                                component={Link}
+                                to={`/scripts/${encodeURIComponent(u.name)}`}
                               >
-                                Delete
-                              </ConfirmButton>
-                            )}
+                                {u.name}
+                              </Anchor>
+                            ))}
                           </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-              </Table.Tbody>
-            </Table>
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap="xs">
+                          <Button
+                            size="xs"
+                            variant="default"
+                            onClick={() => setEditing({ name: s.name, isNew: false })}
+                            aria-label={`${s.set ? 'Replace' : 'Set'} ${s.name}`}
+                          >
+                            {s.set ? 'Replace' : 'Set'}
+                          </Button>
+                          {s.set && (
+                            <ConfirmButton
+                              size="xs"
+                              title={`Delete ${s.name}?`}
+                              message={
+                                users.length > 0
+                                  ? `Scripts that read it (${users.map((u) => u.name).join(', ')}) will fail until it is set again.`
+                                  : 'The value is removed for good.'
+                              }
+                              confirmLabel="Delete"
+                              aria-label={`Delete ${s.name}`}
+                              onConfirm={async () => {
+                                await api.delete(`/api/secrets/${encodeURIComponent(s.name)}`);
+                                setNotice(`${s.name} deleted.`);
+                                await state.reload();
+                              }}
+                            >
+                              Delete
+                            </ConfirmButton>
+                          )}
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+            </DataTable>
           );
         }}
       </Loaded>

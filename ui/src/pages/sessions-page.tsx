@@ -16,6 +16,7 @@ import { api, errorMessage } from '../api/client';
 import type { Model, ModelRef, Session } from '../api/types';
 import { useData } from '../api/use-data';
 import { ConfirmButton } from '../components/confirm-button';
+import { DataTable } from '../components/data-table';
 import { Empty, ErrorAlert, Loaded } from '../components/states';
 import { When } from '../components/time';
 
@@ -56,57 +57,51 @@ export default function SessionsPage() {
           list.length === 0 ? (
             <Empty>No sessions yet. Start one to chat with the AI.</Empty>
           ) : (
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Session</Table.Th>
-                  <Table.Th>Updated</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {[...list]
-                  .sort((a, b) => b.time.updated - a.time.updated)
-                  .map((s) => (
-                    <Table.Tr key={s.id}>
-                      <Table.Td>
-                        <Group gap={6}>
-                          <Anchor component={Link} to={`/sessions/${encodeURIComponent(s.id)}`}>
-                            {s.title || s.slug || s.id}
-                          </Anchor>
-                          {s.active && (
-                            <Badge color="green" variant="light">
-                              active
-                            </Badge>
-                          )}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <When at={s.time.updated} />
-                      </Table.Td>
-                      <Table.Td>
-                        <When at={s.time.created} />
-                      </Table.Td>
-                      <Table.Td>
-                        <ConfirmButton
-                          size="xs"
-                          title="Delete this session?"
-                          message={`"${s.title || s.slug}" and all its messages are deleted in the engine.`}
-                          confirmLabel="Delete"
-                          aria-label={`Delete session ${s.title || s.slug}`}
-                          onConfirm={async () => {
-                            await api.delete(`/api/sessions/${encodeURIComponent(s.id)}`);
-                            await sessions.reload();
-                          }}
-                        >
-                          Delete
-                        </ConfirmButton>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-              </Table.Tbody>
-            </Table>
+            <DataTable
+              striped
+              highlightOnHover
+              columns={['Session', 'Updated', 'Created', 'Actions']}
+            >
+              {[...list]
+                .sort((a, b) => b.time.updated - a.time.updated)
+                .map((s) => (
+                  <Table.Tr key={s.id}>
+                    <Table.Td>
+                      <Group gap={6}>
+                        <Anchor component={Link} to={`/sessions/${encodeURIComponent(s.id)}`}>
+                          {s.title || s.slug || s.id}
+                        </Anchor>
+                        {s.active && (
+                          <Badge color="green" variant="light">
+                            active
+                          </Badge>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <When at={s.time.updated} />
+                    </Table.Td>
+                    <Table.Td>
+                      <When at={s.time.created} />
+                    </Table.Td>
+                    <Table.Td>
+                      <ConfirmButton
+                        size="xs"
+                        title="Delete this session?"
+                        message={`"${s.title || s.slug}" and all its messages are deleted in the engine.`}
+                        confirmLabel="Delete"
+                        aria-label={`Delete session ${s.title || s.slug}`}
+                        onConfirm={async () => {
+                          await api.delete(`/api/sessions/${encodeURIComponent(s.id)}`);
+                          await sessions.reload();
+                        }}
+                      >
+                        Delete
+                      </ConfirmButton>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+            </DataTable>
           )
         }
       </Loaded>
