@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { nodeHeapOptions } from '../dist/cli/node-options.js';
 import { freePort, sleep, startRedis } from './lib.mjs';
 
 const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
@@ -56,7 +57,14 @@ const base = `http://127.0.0.1:${port}`;
 const started = performance.now();
 const child = spawn(
   process.execPath,
-  [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), cli, 'start'],
+  // As `npm start` runs it; BENCH_NODE_ARGS adds options to try (BENCH_NODE_DEFAULTS=1 drops
+  // Steward's own, to compare with node's defaults).
+  [
+    ...(process.env.BENCH_NODE_DEFAULTS === '1' ? [] : nodeHeapOptions),
+    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    cli,
+    'start',
+  ],
   {
     cwd: dir,
     env: {

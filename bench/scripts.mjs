@@ -2,16 +2,19 @@
 // (API → Redis → BullMQ → Piscina thread → back), at concurrency 1 and 32, beside two floors
 // measured in the same run: the same script run in-process by the interpreter, and the queue's
 // own round trip (a raw BullMQ add, then wait for the result through QueueEvents, no-op
-// processor). Everything runs in this one process, as `steward start` does, on a private
-// redis-server; then the same requests go to `steward api` and `steward worker` as two child
-// processes on the same redis-server (a deployment prefix of their own). Targets: p50 at
+// processor). The client is node:http on kept-alive connections. Everything runs in this one
+// process, as `steward start` does, on a private redis-server; then the same requests go to
+// `steward api` and `steward worker` as two child processes on the same redis-server (a
+// deployment prefix of their own). Targets: p50 at
 // concurrency 1 ≤ 2× the raw BullMQ p50; throughput at concurrency 32 ≥ 0.5× the raw BullMQ
 // figure; both shown for the two processes too, as multiples of the same floor.
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../dist/api/app.js';
+import { nodeHeapOptions } from '../dist/cli/node-options.js';
 import { loadConfig } from '../dist/config/load.js';
 import { createLogger } from '../dist/log/logger.js';
 import { createContext } from '../dist/runtime/context.js';
@@ -85,13 +88,30 @@ const SLEEPY = 'def main():\n    time.sleep(5)\n    return {}\n';
 const auth = await prepare(base);
 
 const testBody = JSON.stringify({ args: { a: 1, b: 2 } });
-async function oneRun(at = base, bearer = auth) {
-  const res = await fetch(`${at}/api/scripts/bench.star/test`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...bearer },
-    body: testBody,
+// The measured requests go through node:http on kept-alive connections: `fetch` costs this
+// process (where the in-process server also runs) about 0.2–0.4 ms of CPU per request here,
+// several times what node:http costs, and that is the client's time, not Steward's.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+function post(url, headers, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(JSON.parse(text)));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
-  const body = await res.json();
+}
+
+async function oneRun(at = base, bearer = auth) {
+  const body = await post(`${at}/api/scripts/bench.star/test`, bearer, testBody);
   if (!body.success || body.result.sum !== 3) throw new Error(`bad run: ${JSON.stringify(body)}`);
 }
 
@@ -235,8 +255,14 @@ async function separateProcesses() {
     STEWARD_LOG_LEVEL: 'warn',
   };
   const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
+  // As deployed (BENCH_NODE_DEFAULTS=1: node's defaults, to compare).
+  const heapOptions = process.env.BENCH_NODE_DEFAULTS === '1' ? [] : nodeHeapOptions;
   const role = (name) =>
-    spawn(process.execPath, [cli, name], { env, cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+    spawn(process.execPath, [...heapOptions, cli, name], {
+      env,
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   const children = [role('api')];
   try {
     const at = `http://127.0.0.1:${port}`;
