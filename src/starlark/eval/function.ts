@@ -51,6 +51,11 @@ export function newFrame(
   return { pos: 0, ret: None, locals, free, thread, file, fn };
 }
 
+/** A generated body's direct entry: `(thread, fn, ...parameter slots)`. */
+export type GenFn = (thread: EvalThread, fn: StarFunction, ...slots: Value[]) => Value;
+/** A generated body's entry for a bound locals array (as `invoke` has it). */
+export type GenEntry = (thread: EvalThread, fn: StarFunction, locals: Array<Value | undefined>) => Value;
+
 /** The compiled, closure-independent part of a `def` or `lambda`. */
 export interface Code {
   readonly name: string;
@@ -64,6 +69,11 @@ export interface Code {
   /** True when a call with exactly `numParams` positional arguments needs no further binding. */
   readonly simple: boolean;
   body: Exec;
+  /** Generated code (gen-function.ts), which replaces `invoke` for this Code; else null. */
+  gen: GenFn | null;
+  entry: GenEntry | null;
+  /** The arity callers may pass straight to `gen` (simple functions), else -1. */
+  direct: number;
   /** Activations in progress, for starlark-go's "called recursively" check. */
   active: number;
 }
@@ -127,6 +137,8 @@ export function invoke(
   locals: Array<Value | undefined>,
 ): Value {
   const code = fn.code;
+  const entry = code.entry;
+  if (entry !== null) return entry(thread, fn, locals);
   if (code.active > 0 && !thread.recursion) {
     throw new StarlarkError(`function ${code.name} called recursively`);
   }
