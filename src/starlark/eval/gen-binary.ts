@@ -8,8 +8,16 @@ import type * as A from '../syntax/ast.js';
 import { genExpr } from './gen-expr.js';
 import { MAX, type Emitter } from './gen-emitter.js';
 
-const BOTH_NUM = (a: string, b: string): string =>
-  `typeof ${a} === 'number' && typeof ${b} === 'number'`;
+/** An int literal atom (printed by `num`), whose type needs no test. */
+const isNum = (a: string): boolean => /^[0-9]/.test(a);
+
+function bothNum(a: string, b: string): string {
+  const tests = [a, b].filter((x) => !isNum(x)).map((x) => `typeof ${x} === 'number'`);
+  return tests.length === 0 ? 'true' : tests.join(' && ');
+}
+
+/** Operators whose result is always a bool. */
+const BOOL_OPS = new Set(['<', '<=', '>', '>=', '==', '!=', 'in', 'not in']);
 
 /** Comparison operators, printed from this table (never from the tree). */
 const COMPARE = new Map([
@@ -24,8 +32,7 @@ function shortCircuit(em: Emitter, e: A.BinaryExpr): string {
   const t = em.temp();
   em.emit(`${t} = ${a};`);
   em.emit(e.op === 'and' ? `if (${em.truthy(t)}) {` : `if (!${em.truthy(t)}) {`);
-  const b = genExpr(em, e.y);
-  em.emit(`${t} = ${b};`);
+  em.branch(() => em.emit(`${t} = ${genExpr(em, e.y)};`));
   em.emit('}');
   return t;
 }
@@ -37,7 +44,8 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
   const b = genExpr(em, e.y);
   const t = em.temp();
   const p = em.pos(e);
-  const both = BOTH_NUM(a, b);
+  const both = bothNum(a, b);
+  if (BOOL_OPS.has(op)) em.markBool(t);
   const safe = `(${t} = ${a} OP ${b}) <= ${MAX} && ${t} >= -${MAX}`;
   switch (op) {
     case '+':
@@ -52,7 +60,9 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
       );
       break;
     case '%':
-      em.emit(`${t} = ${both} && ${a} >= 0 && ${b} > 0 ? ${a} % ${b} : mod(f, ${p}, ${a}, ${b});`);
+      em.emit(
+        `${t} = ${both} && ${a} >= 0 && ${b} > 0 ? ${a} % ${b} : mod(f, ${p}, ${a}, ${b});`,
+      );
       break;
     case '//':
       // Small operands only: float division of large ints may round across an integer.

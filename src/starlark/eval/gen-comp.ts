@@ -29,7 +29,7 @@ export function genComprehension(em: Emitter, e: A.Comprehension): string {
     if (cl.kind === 'if') {
       const c = genExpr(em, cl.cond);
       em.emit(`if (${em.truthy(c)}) {`);
-      clause(i + 1);
+      em.branch(() => clause(i + 1));
       em.emit('}');
       return;
     }

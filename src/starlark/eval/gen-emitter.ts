@@ -33,6 +33,14 @@ export class Emitter {
   readonly lines: string[] = [];
   /** Number of leading slots (parameters, `*args`, `**kwargs`) that are always bound. */
   readonly boundSlots: number;
+  /**
+   * Local slots certainly bound at the point being emitted: assigned earlier in straight-line
+   * code of this block or an enclosing one. A local is never unbound again once bound, so their
+   * reads skip the unbound check; nested blocks (`branch`) forget what they add.
+   */
+  private assigned = new Set<number>();
+  /** Atoms known to hold a JS boolean (comparison results), whose truth needs no test. */
+  private readonly bools = new Set<string>();
 
   constructor(
     readonly c: FnCtx,
@@ -71,7 +79,27 @@ export class Emitter {
 
   /** A JS boolean expression for Starlark truth of an atom (evaluated twice: atoms are pure). */
   truthy(a: string): string {
+    if (this.bools.has(a)) return a;
     return `(typeof ${a} === 'boolean' ? ${a} : truth(${a}))`;
+  }
+
+  markBool(a: string): void {
+    this.bools.add(a);
+  }
+
+  isBound(slot: number): boolean {
+    return slot < this.boundSlots || this.assigned.has(slot);
+  }
+
+  markBound(slot: number): void {
+    this.assigned.add(slot);
+  }
+
+  /** Emits a nested block (a branch, a loop body): bindings made in it are not certain after it. */
+  branch(emit: () => void): void {
+    const saved = new Set(this.assigned);
+    emit();
+    this.assigned = saved;
   }
 }
 

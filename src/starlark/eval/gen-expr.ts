@@ -19,7 +19,7 @@ export function genIdent(em: Emitter, id: A.Ident): string {
   switch (b.scope) {
     case 'local': {
       const v = `l${i}`;
-      if (b.index >= em.boundSlots)
+      if (!em.isBound(b.index))
         em.emit(`if (${v} === undefined) unboundLocal(f, ${em.pos(id)}, ${em.k(id.name)});`);
       return v;
     }
@@ -88,6 +88,7 @@ function unaryExpr(em: Emitter, e: A.UnaryExpr): string {
   switch (e.op) {
     case 'not':
       em.emit(`${t} = !${em.truthy(x)};`);
+      em.markBool(t);
       break;
     case '-':
       em.emit(
@@ -108,11 +109,9 @@ function condExpr(em: Emitter, e: A.CondExpr): string {
   const c = genExpr(em, e.cond);
   const t = em.temp();
   em.emit(`if (${em.truthy(c)}) {`);
-  const a = genExpr(em, e.then);
-  em.emit(`${t} = ${a};`);
+  em.branch(() => em.emit(`${t} = ${genExpr(em, e.then)};`));
   em.emit('} else {');
-  const b = genExpr(em, e.else);
-  em.emit(`${t} = ${b};`);
+  em.branch(() => em.emit(`${t} = ${genExpr(em, e.else)};`));
   em.emit('}');
   return t;
 }

@@ -71,7 +71,7 @@ function assemble(em: Emitter, nslots: number, nlocals: number): string {
     lets.length > 0 ? `let ${lets.join(', ')};` : '',
     `const fr = fn.free;`,
     `const f = { pos: 0, ret: None, locals: NOLOCALS, free: fr, thread: th, file: code.file, fn: code.name };`,
-    `if (++th.stepCount >= th.stepMark) th.checkpoint();`,
+    `step(th);`,
     `const frames = th.frames;`,
     `frames.push(f);`,
     `th.depth++;`,

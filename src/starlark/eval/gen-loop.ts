@@ -18,6 +18,7 @@ export function genAssign(em: Emitter, lhs: A.Expr, v: string): void {
       switch (b.scope) {
         case 'local':
           em.emit(`l${i} = ${v};`);
+          em.markBound(b.index);
           return;
         case 'free':
           em.emit(`fr[${i}].v = ${v};`);
@@ -84,8 +85,10 @@ export function genLoop(
   em.emit(`if (${xs} !== null) { if (${i} >= ${xs}.length) break; ${v} = ${xs}[${i}]; }`);
   em.emit(`else if (${it} === null) { if (${i} >= ${n}) break; ${v} = ${st} + ${i} * ${sp}; }`);
   em.emit(`else { ${v} = ${it}.next(); if (${v} === undefined) break; }`);
-  em.emit('if (++th.stepCount >= th.stepMark) th.checkpoint();');
-  genAssign(em, vars, v);
-  body();
+  em.emit('step(th);');
+  em.branch(() => {
+    genAssign(em, vars, v);
+    body();
+  });
   em.emit(`} } finally { if (${g} !== null) ${g}.itercount--; if (${it} !== null) ${it}.done(); }`);
 }

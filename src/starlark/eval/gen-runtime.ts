@@ -30,6 +30,7 @@ import { MethodSite, callAt, callPositional, callValue } from './compile-call.js
 import { addNumbers, inplaceBinary } from './compile-stmt.js';
 import { StarFunction, annotate, type Code, type Frame } from './function.js';
 import type { Cell } from './function.js';
+import type { EvalThread } from './thread.js';
 
 type Int = number | bigint;
 
@@ -223,6 +224,15 @@ function spreadKwargs(f: Frame, p: number, kw: Array<[string, Value]> | null, x:
   return list;
 }
 
+/**
+ * One step. A helper rather than inline code: the checkpoint branch is taken only every few
+ * thousand steps, and a branch never taken before V8 optimises a generated function would have
+ * no type feedback and deoptimise it when first taken; this one call site is shared by all.
+ */
+function step(th: EvalThread): void {
+  if (++th.stepCount >= th.stepMark) th.checkpoint();
+}
+
 function mkfn(code: Code, defaults: ReadonlyArray<Value | undefined>, free: Cell[]): StarFunction {
   return new StarFunction(code, defaults, free);
 }
@@ -273,6 +283,7 @@ function makeRuntime() {
   spreadArgs,
   spreadKwargs,
   mkfn,
+    step,
   };
 }
 

@@ -72,10 +72,10 @@ function genStmt(em: Emitter, s: A.Stmt): void {
     case 'If': {
       const c = genExpr(em, s.cond);
       em.emit(`if (${em.truthy(c)}) {`);
-      genBlock(em, s.then);
+      em.branch(() => genBlock(em, s.then));
       if (s.else.length > 0) {
         em.emit('} else {');
-        genBlock(em, s.else);
+        em.branch(() => genBlock(em, s.else));
       }
       em.emit('}');
       return;
@@ -87,10 +87,12 @@ function genStmt(em: Emitter, s: A.Stmt): void {
     }
     case 'While': {
       em.emit('for (;;) {');
-      const c = genExpr(em, s.cond);
-      em.emit(`if (!${em.truthy(c)}) break;`);
-      em.emit('if (++th.stepCount >= th.stepMark) th.checkpoint();');
-      genBlock(em, s.body);
+      em.branch(() => {
+        const c = genExpr(em, s.cond);
+        em.emit(`if (!${em.truthy(c)}) break;`);
+        em.emit('step(th);');
+        genBlock(em, s.body);
+      });
       em.emit('}');
       return;
     }
