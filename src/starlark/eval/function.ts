@@ -54,7 +54,11 @@ export function newFrame(
 /** A generated body's direct entry: `(thread, fn, ...parameter slots)`. */
 export type GenFn = (thread: EvalThread, fn: StarFunction, ...slots: Value[]) => Value;
 /** A generated body's entry for a bound locals array (as `invoke` has it). */
-export type GenEntry = (thread: EvalThread, fn: StarFunction, locals: Array<Value | undefined>) => Value;
+export type GenEntry = (
+  thread: EvalThread,
+  fn: StarFunction,
+  locals: Array<Value | undefined>,
+) => Value;
 
 /** The compiled, closure-independent part of a `def` or `lambda`. */
 export interface Code {

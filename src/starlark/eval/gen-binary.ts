@@ -60,9 +60,7 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
       );
       break;
     case '%':
-      em.emit(
-        `${t} = ${both} && ${a} >= 0 && ${b} > 0 ? ${a} % ${b} : mod(f, ${p}, ${a}, ${b});`,
-      );
+      em.emit(`${t} = ${both} && ${a} >= 0 && ${b} > 0 ? ${a} % ${b} : mod(f, ${p}, ${a}, ${b});`);
       break;
     case '//':
       // Small operands only: float division of large ints may round across an integer.
@@ -86,13 +84,14 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
     case '|':
       em.emit(`${t} = or(f, ${p}, ${a}, ${b});`);
       break;
-    default:
+    default: {
       const js = COMPARE.get(op);
       if (js !== undefined) {
         em.emit(`${t} = ${both} ? ${a} ${js} ${b} : bin(f, ${p}, ${em.k(op)}, ${a}, ${b});`);
       } else {
         em.emit(`${t} = bin(f, ${p}, ${em.k(op)}, ${a}, ${b});`);
       }
+    }
   }
   return t;
 }

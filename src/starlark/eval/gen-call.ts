@@ -12,7 +12,7 @@ import { num, type Emitter } from './gen-emitter.js';
 
 /** `fn(a, b)`: the callee, then the arguments, then the call (as `plainCall`). */
 function plainCall(em: Emitter, e: A.CallExpr): string {
-  const fnx = e.fn.kind === 'Ident' ? genIdent(em, e.fn) : genExpr(em, e.fn);
+  const fnx = em.obj(e.fn.kind === 'Ident' ? genIdent(em, e.fn) : genExpr(em, e.fn));
   const args = genElems(
     em,
     e.args.map((a) => a.value),

@@ -9,7 +9,8 @@ import { unsupported, type Emitter } from './gen-emitter.js';
 import { genLoop } from './gen-loop.js';
 
 export function genComprehension(em: Emitter, e: A.Comprehension): string {
-  if (e.bindings.some((b) => b.scope === 'cell')) return unsupported('captured comprehension variable');
+  if (e.bindings.some((b) => b.scope === 'cell'))
+    return unsupported('captured comprehension variable');
   const acc = em.temp();
   em.emit(e.body !== null ? `${acc} = [];` : `${acc} = new Dict();`);
   const clause = (i: number): void => {

@@ -46,8 +46,7 @@ export class Emitter {
     readonly c: FnCtx,
     readonly scope: FunctionScope,
   ) {
-    this.boundSlots =
-      scope.numParams + (scope.hasVarargs ? 1 : 0) + (scope.hasKwargs ? 1 : 0);
+    this.boundSlots = scope.numParams + (scope.hasVarargs ? 1 : 0) + (scope.hasKwargs ? 1 : 0);
   }
 
   /** The constant `v`, as the name of its table entry. */
@@ -67,6 +66,14 @@ export class Emitter {
 
   get tempCount(): number {
     return this.ntemps;
+  }
+
+  /** An atom usable before `.` or as a callee: an int literal is copied to a temporary. */
+  obj(a: string): string {
+    if (!/^[0-9]/.test(a)) return a;
+    const t = this.temp();
+    this.emit(`${t} = ${a};`);
+    return t;
   }
 
   emit(line: string): void {

@@ -65,13 +65,8 @@ export function genAssign(em: Emitter, lhs: A.Expr, v: string): void {
  * `for vars in iter: body` once `iter` is evaluated into atom `x`; `body` emits the loop body,
  * in which Starlark's `break` and `continue` are JS's.
  */
-export function genLoop(
-  em: Emitter,
-  x: string,
-  p: A.Pos,
-  vars: A.Expr,
-  body: () => void,
-): void {
+export function genLoop(em: Emitter, atom: string, p: A.Pos, vars: A.Expr, body: () => void): void {
+  const x = em.obj(atom);
   const t = (): string => em.temp();
   const [xs, n, st, sp, it, g, i, v] = [t(), t(), t(), t(), t(), t(), t(), t()];
   em.emit(`f.pos = ${em.pos(p)};`);

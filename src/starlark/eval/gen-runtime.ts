@@ -147,7 +147,16 @@ function augment(f: Frame, p: number, op: string, a: Value, b: Value): Value {
 }
 
 /** `a[key] op= b` after `old = a[key]` and `b` are evaluated (closure `augmented`, Index case). */
-function augIndex(f: Frame, p: number, lp: number, op: string, a: Value, key: Value, old: Value, b: Value): void {
+function augIndex(
+  f: Frame,
+  p: number,
+  lp: number,
+  op: string,
+  a: Value,
+  key: Value,
+  old: Value,
+  b: Value,
+): void {
   f.pos = p;
   const v = op === '+' ? addNumbers(old, b) : undefined;
   f.pos = lp;
@@ -155,7 +164,16 @@ function augIndex(f: Frame, p: number, lp: number, op: string, a: Value, key: Va
 }
 
 /** `a.name op= b` after `old = a.name` and `b` are evaluated. */
-function augAttr(f: Frame, p: number, lp: number, op: string, a: Value, name: string, old: Value, b: Value): void {
+function augAttr(
+  f: Frame,
+  p: number,
+  lp: number,
+  op: string,
+  a: Value,
+  name: string,
+  old: Value,
+  b: Value,
+): void {
   f.pos = p;
   const v = inplaceBinary(op, old, b, f.thread);
   f.pos = lp;
@@ -212,13 +230,19 @@ function spreadArgs(f: Frame, p: number, args: Value[], x: Value): void {
 }
 
 /** `f(**x)`: appends the entries of `x` to the keyword list, made if null. */
-function spreadKwargs(f: Frame, p: number, kw: Array<[string, Value]> | null, x: Value): Array<[string, Value]> {
+function spreadKwargs(
+  f: Frame,
+  p: number,
+  kw: Array<[string, Value]> | null,
+  x: Value,
+): Array<[string, Value]> {
   f.pos = p;
   if (!(x instanceof Dict))
     throw new StarlarkError(`argument after ** must be a mapping, not ${typeName(x)}`);
   const list = kw ?? [];
   for (const [k, val] of x.entries()) {
-    if (typeof k !== 'string') throw new StarlarkError(`keywords must be strings, not ${typeName(k)}`);
+    if (typeof k !== 'string')
+      throw new StarlarkError(`keywords must be strings, not ${typeName(k)}`);
     list.push([k, val]);
   }
   return list;
@@ -239,50 +263,50 @@ function mkfn(code: Code, defaults: ReadonlyArray<Value | undefined>, free: Cell
 
 function makeRuntime() {
   return {
-  None,
-  List,
-  Tuple,
-  Dict,
-  Range,
-  StarFunction,
-  MethodSite,
-  NOLOCALS: [] as Array<Value | undefined>,
-  truth,
-  iterate,
-  index,
-  annotate,
-  callAt,
-  callPositional,
-  callValue,
-  bin,
-  add,
-  sub,
-  mul,
-  mod,
-  xor,
-  and,
-  or,
-  neg,
-  unop,
-  idx,
-  slc,
-  attr,
-  setIdx,
-  setAttrAt,
-  unpackAt,
-  augment,
-  augIndex,
-  augAttr,
-  dictPut,
-  compPut,
-  unboundLocal,
-  unboundGlobal,
-  undefinedName,
-  recursive,
-  overflow,
-  spreadArgs,
-  spreadKwargs,
-  mkfn,
+    None,
+    List,
+    Tuple,
+    Dict,
+    Range,
+    StarFunction,
+    MethodSite,
+    NOLOCALS: [] as Array<Value | undefined>,
+    truth,
+    iterate,
+    index,
+    annotate,
+    callAt,
+    callPositional,
+    callValue,
+    bin,
+    add,
+    sub,
+    mul,
+    mod,
+    xor,
+    and,
+    or,
+    neg,
+    unop,
+    idx,
+    slc,
+    attr,
+    setIdx,
+    setAttrAt,
+    unpackAt,
+    augment,
+    augIndex,
+    augAttr,
+    dictPut,
+    compPut,
+    unboundLocal,
+    unboundGlobal,
+    undefinedName,
+    recursive,
+    overflow,
+    spreadArgs,
+    spreadKwargs,
+    mkfn,
     step,
   };
 }
