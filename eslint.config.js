@@ -80,6 +80,7 @@ const COMPILER_RECURSION = [
   'src/starlark/eval/gen-expr.ts',
   'src/starlark/eval/gen-function.ts',
   'src/starlark/eval/gen-loop.ts',
+  'src/starlark/eval/gen-ops.ts',
   'src/starlark/eval/gen-runtime.ts',
   'src/starlark/eval/gen-stmt.ts',
 ];

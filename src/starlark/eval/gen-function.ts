@@ -114,10 +114,10 @@ export function generateBody(c: FnCtx, code: Code, body: FunctionBody): Generate
   try {
     // The point of this backend; `checkSource` above holds the rule that no script text is in `src`.
     factory = new Function('K', 'R', 'code', 'G', 'PRE', src) as typeof factory;
-  } catch (e) {
-    // A generator bug must not stop the script: its closures run it instead.
-    if (e instanceof SyntaxError) return null;
-    throw e;
+  } catch {
+    // A generator bug, or a host that forbids code generation from strings, must not stop the
+    // script: its closures run it instead.
+    return null;
   }
   const [direct, entry] = factory(em.consts, genRuntime(), code, c.mod.globals, c.mod.predeclared);
   return { direct, entry };

@@ -11,7 +11,6 @@ import {
   Range,
   StarlarkError,
   Tuple,
-  binary,
   getAttr,
   index,
   iterate,
@@ -21,79 +20,15 @@ import {
   slice,
   truth,
   typeName,
-  unary,
   type Value,
 } from '../values/index.js';
-import { intAdd, intAnd, intMod, intMul, intOr, intSub, intXor } from '../values/arith.js';
+import { add, and, augment, bin, mod, mul, neg, or, sub, unop, xor } from './gen-ops.js';
 import { unpack } from './compile-assign.js';
 import { MethodSite, callAt, callPositional, callValue } from './compile-call.js';
 import { addNumbers, inplaceBinary } from './compile-stmt.js';
 import { StarFunction, annotate, type Code, type Frame } from './function.js';
 import type { Cell } from './function.js';
 import type { EvalThread } from './thread.js';
-
-type Int = number | bigint;
-
-function isInt(v: Value): v is Int {
-  const t = typeof v;
-  return t === 'number' || t === 'bigint';
-}
-
-function bin(f: Frame, p: number, op: string, a: Value, b: Value): Value {
-  f.pos = p;
-  return binary(op, a, b, f.thread);
-}
-
-function add(f: Frame, p: number, a: Value, b: Value): Value {
-  if (typeof a === 'string' && typeof b === 'string') {
-    const n = a.length + b.length;
-    if (n > f.thread.maxAlloc) f.thread.alloc(n);
-    return a + b;
-  }
-  if (isInt(a) && isInt(b)) return intAdd(a, b);
-  return bin(f, p, '+', a, b);
-}
-
-function sub(f: Frame, p: number, a: Value, b: Value): Value {
-  return isInt(a) && isInt(b) ? intSub(a, b) : bin(f, p, '-', a, b);
-}
-
-function mul(f: Frame, p: number, a: Value, b: Value): Value {
-  return isInt(a) && isInt(b) ? intMul(a, b) : bin(f, p, '*', a, b);
-}
-
-function mod(f: Frame, p: number, a: Value, b: Value): Value {
-  if (typeof b === 'bigint' && b > 0n && isInt(a)) return intMod(a, b);
-  if (typeof b === 'number' && b > 0 && typeof a === 'bigint') {
-    // As the closures' `x % K`: a big dividend meeting a small positive modulus.
-    const kb = BigInt(b);
-    const r = a % kb;
-    return Number(r < 0n ? r + kb : r);
-  }
-  return bin(f, p, '%', a, b);
-}
-
-function xor(f: Frame, p: number, a: Value, b: Value): Value {
-  return isInt(a) && isInt(b) ? intXor(a, b) : bin(f, p, '^', a, b);
-}
-
-function and(f: Frame, p: number, a: Value, b: Value): Value {
-  return isInt(a) && isInt(b) ? intAnd(a, b) : bin(f, p, '&', a, b);
-}
-
-function or(f: Frame, p: number, a: Value, b: Value): Value {
-  return isInt(a) && isInt(b) ? intOr(a, b) : bin(f, p, '|', a, b);
-}
-
-function neg(f: Frame, p: number, v: Value): Value {
-  f.pos = p;
-  return unary('-', v);
-}
-
-function unop(f: Frame, p: number, op: '+' | '~', v: Value): Value {
-  f.pos = p;
-  return unary(op, v);
-}
 
 /** `a[i]`, with the closures' inline list, tuple and string cases. */
 function idx(f: Frame, p: number, a: Value, i: Value): Value {
@@ -132,18 +67,6 @@ function setAttrAt(f: Frame, p: number, a: Value, name: string, v: Value): void 
 function unpackAt(f: Frame, p: number, v: Value, n: number): readonly Value[] {
   f.pos = p;
   return unpack(v, n);
-}
-
-/** `x op= y` on a name: the closures' order of position update and operator. */
-function augment(f: Frame, p: number, op: string, a: Value, b: Value): Value {
-  if (op === '+') {
-    if (typeof a === 'number' && typeof b === 'number') {
-      const r = a + b;
-      if (r <= Number.MAX_SAFE_INTEGER && r >= Number.MIN_SAFE_INTEGER) return r;
-    }
-  }
-  f.pos = p;
-  return inplaceBinary(op, a, b, f.thread);
 }
 
 /** `a[key] op= b` after `old = a[key]` and `b` are evaluated (closure `augmented`, Index case). */
