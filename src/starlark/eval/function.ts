@@ -124,6 +124,12 @@ export class StarFunction extends StarlarkObject implements Callable {
     if (!(thread instanceof EvalThread))
       throw new StarlarkError(`function ${this.name} called from a foreign thread`);
     const code = this.code;
+    if (kwargs === null && code.direct === args.length) {
+      // Generated code: the arguments go straight to its parameters (sorted's key, map-like
+      // builtins call here once per element).
+      const gen = code.gen as GenFn;
+      return args.length === 1 ? gen(thread, this, args[0] as Value) : gen(thread, this, ...args);
+    }
     if (kwargs === null && code.simple && args.length === code.scope.numParams) {
       // Host callers (sorted's key, map-like builtins) may reuse `args`, so copy it.
       const locals: Array<Value | undefined> = args.slice();
