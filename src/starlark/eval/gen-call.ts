@@ -4,6 +4,7 @@
  * argument array, no locals array. Anything else goes through the closure compiler's call
  * helpers, so binding, builtin error tagging and method caches are shared.
  */
+import { Builtin } from '../values/index.js';
 import type * as A from '../syntax/ast.js';
 import { MethodSite } from './compile-call.js';
 import { encodePos } from './context.js';
@@ -22,8 +23,9 @@ function plainCall(em: Emitter, e: A.CallExpr): string {
   const list = `[${args.join(', ')}]`;
   em.emit(`f.pos = ${p};`);
   if (e.fn.kind === 'Ident' && e.fn.binding?.scope === 'universal' && fnx.startsWith('k')) {
-    // A universal builtin (a constant): never a Starlark function.
-    em.emit(`${t} = callPositional(f, ${fnx}, ${list});`);
+    // A universal value (a constant): never a Starlark function, most often a builtin.
+    const builtin = em.c.mod.lookup(e.fn.name) instanceof Builtin;
+    em.emit(`${t} = ${builtin ? 'callBuiltin' : 'callPositional'}(f, ${fnx}, ${list});`);
     return t;
   }
   const direct = [fnx, ...args].join(', ');

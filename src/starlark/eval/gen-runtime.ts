@@ -5,6 +5,7 @@
  * else comes here, keeping one copy of each operator's semantics.
  */
 import {
+  Builtin,
   Dict,
   List,
   None,
@@ -180,6 +181,18 @@ function step(th: EvalThread): void {
   if (++th.stepCount >= th.stepMark) th.checkpoint();
 }
 
+/** A universal builtin called with positional arguments: `callValue`'s builtin case. */
+function callBuiltin(f: Frame, fn: Builtin, args: Value[]): Value {
+  try {
+    return fn.call(f.thread, args, null);
+  } catch (e) {
+    // Remember the innermost builtin, for the "Error in NAME:" line of tracebacks.
+    const tagged = e as StarlarkError & { builtin?: string };
+    if (e instanceof StarlarkError && tagged.builtin === undefined) tagged.builtin = fn.name;
+    throw e;
+  }
+}
+
 function mkfn(code: Code, defaults: ReadonlyArray<Value | undefined>, free: Cell[]): StarFunction {
   return new StarFunction(code, defaults, free);
 }
@@ -201,6 +214,7 @@ function makeRuntime() {
     callAt,
     callPositional,
     callValue,
+    callBuiltin,
     bin,
     add,
     sub,
