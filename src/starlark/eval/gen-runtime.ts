@@ -29,7 +29,7 @@ import { MethodSite, callAt, callPositional, callValue } from './compile-call.js
 import { addNumbers, inplaceBinary } from './compile-stmt.js';
 import { StarFunction, annotate, type Code, type Frame } from './function.js';
 import type { Cell } from './function.js';
-import type { EvalThread } from './thread.js';
+import { EvalThread } from './thread.js';
 
 /** `a[i]`, with the closures' inline list, tuple and string cases. */
 function idx(f: Frame, p: number, a: Value, i: Value): Value {
@@ -258,5 +258,18 @@ let runtime: Runtime | null = null;
  * initialised while the cycle loads.
  */
 export function genRuntime(): Runtime {
-  return (runtime ??= makeRuntime());
+  if (runtime === null) {
+    runtime = makeRuntime();
+    // Checkpoints on a throwaway thread give `step`'s rarely taken branch its type feedback
+    // now: V8 optimises `step` (shared by all generated code) within the first few thousand
+    // steps, and a first checkpoint after that would deoptimise it and every generated frame
+    // on the stack that inlined it.
+    // V8 allocates a function's feedback only after its first few calls, hence a few rounds.
+    const warm = new EvalThread({}, {}, () => {});
+    for (let i = 0; i < 32; i++) {
+      warm.stepMark = 0;
+      step(warm);
+    }
+  }
+  return runtime;
 }
