@@ -84,6 +84,9 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
     case '|':
       em.emit(`${t} = or(f, ${p}, ${a}, ${b});`);
       break;
+    case '>>':
+      em.emit(`${t} = shr(f, ${p}, ${a}, ${b});`);
+      break;
     default: {
       const js = COMPARE.get(op);
       if (js !== undefined) {

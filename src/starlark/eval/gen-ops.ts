@@ -3,7 +3,7 @@
  * calling these). Each takes the frame and the position to report, and sets `f.pos` only where
  * the closure compiler's operator closures do, so error positions agree between backends.
  */
-import { binary, unary, type Value } from '../values/index.js';
+import { binary, normInt, unary, type Value } from '../values/index.js';
 import {
   intAdd,
   intAnd,
@@ -71,6 +71,16 @@ export function and(f: Frame, p: number, a: Value, b: Value): Value {
 
 export function or(f: Frame, p: number, a: Value, b: Value): Value {
   return isInt(a) && isInt(b) ? intOr(a, b) : bin(f, p, '|', a, b);
+}
+
+/** `a >> b`: the closures' `x >> K` paths, for any small non-negative shift. */
+export function shr(f: Frame, p: number, a: Value, b: Value): Value {
+  if (typeof b === 'number' && b >= 0 && b < 512) {
+    // Dividing by a power of two is exact, so flooring it is the arithmetic shift.
+    if (typeof a === 'number') return Math.floor(a / 2 ** b) + 0;
+    if (typeof a === 'bigint') return normInt(a >> BigInt(b));
+  }
+  return bin(f, p, '>>', a, b);
 }
 
 export function neg(f: Frame, p: number, v: Value): Value {

@@ -23,7 +23,7 @@ import {
   typeName,
   type Value,
 } from '../values/index.js';
-import { add, and, augment, bin, mod, mul, neg, or, sub, unop, xor } from './gen-ops.js';
+import { add, and, augment, bin, mod, mul, neg, or, shr, sub, unop, xor } from './gen-ops.js';
 import { unpack } from './compile-assign.js';
 import { MethodSite, callAt, callPositional, callValue } from './compile-call.js';
 import { addNumbers, inplaceBinary } from './compile-stmt.js';
@@ -221,6 +221,7 @@ function makeRuntime() {
     mul,
     mod,
     xor,
+    shr,
     and,
     or,
     neg,

@@ -76,6 +76,11 @@ def prng(seed, m):
     return out
 r3 = [prng(7, 1000), prng(99, 18446744073709551616)]
 `,
+  shifts: `
+def f(a, b):
+    return [a >> b, a << b, -a >> b, a >> 0]
+r = [f(x, s) for x in [0, 1, 7, 9007199254740993, 18446744073709551615] for s in [0, 1, 33, 63, 600]]
+`,
   strings: `
 def f(s):
     out = []
@@ -205,6 +210,8 @@ describe('codegen backend', () => {
     notIterable: 'def f():\n    for x in 3:\n        pass\nf()\n',
     augIndex: 'def f():\n    d = {}\n    d["k"] += 1\nf()\n',
     augType: 'def f():\n    x = 1\n    x += "a"\nf()\n',
+    shift: 'def f(a, b):\n    return a >> b\nf(1, -1)\n',
+    shiftType: 'def f(a, b):\n    return a >> b\nf(1, "a")\n',
     negate: 'def f(x):\n    return -x\nf("a")\n',
     compare: 'def f(a, b):\n    return a < b\nf(1, "a")\n',
     fail: 'def f():\n    fail("boom", 1)\nf()\n',
