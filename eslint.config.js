@@ -79,6 +79,7 @@ const COMPILER_RECURSION = [
   'src/starlark/eval/gen-comp.ts',
   'src/starlark/eval/gen-expr.ts',
   'src/starlark/eval/gen-function.ts',
+  'src/starlark/eval/gen-fused.ts',
   'src/starlark/eval/gen-loop.ts',
   'src/starlark/eval/gen-ops.ts',
   'src/starlark/eval/gen-runtime.ts',

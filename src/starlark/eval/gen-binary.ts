@@ -1,11 +1,12 @@
 /**
  * Binary operators as generated JavaScript: the small-int and same-type fast paths inline (as
  * `compile-binary.ts` has them), everything else through a runtime helper given the position.
- * The closures' fused shapes (`(x * y + z) % m`) are only faster forms of the generic operators
- * applied in order, so the generator emits the generic sequence for them.
+ * The closures' fused shapes (`(x * y + z) % m`) have their own helpers (gen-fused.ts) when their
+ * operands allow, and are otherwise the generic operators applied in order.
  */
 import type * as A from '../syntax/ast.js';
 import { genExpr } from './gen-expr.js';
+import { genFused } from './gen-fused.js';
 import { MAX, type Emitter } from './gen-emitter.js';
 
 /** An int literal atom (printed by `num`), whose type needs no test. */
@@ -40,6 +41,10 @@ function shortCircuit(em: Emitter, e: A.BinaryExpr): string {
 export function genBinary(em: Emitter, e: A.BinaryExpr): string {
   const op = e.op;
   if (op === 'and' || op === 'or') return shortCircuit(em, e);
+  if (op === '%') {
+    const fused = genFused(em, e);
+    if (fused !== null) return fused;
+  }
   const a = genExpr(em, e.x);
   const b = genExpr(em, e.y);
   const t = em.temp();

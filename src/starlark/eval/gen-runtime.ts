@@ -23,6 +23,7 @@ import {
   typeName,
   type Value,
 } from '../values/index.js';
+import { modPow2, mulMod } from './gen-fused.js';
 import { add, and, augment, bin, mod, mul, neg, or, shr, sub, unop, xor } from './gen-ops.js';
 import { unpack } from './compile-assign.js';
 import { MethodSite, callAt, callPositional, callValue } from './compile-call.js';
@@ -222,6 +223,8 @@ function makeRuntime() {
     mod,
     xor,
     shr,
+    mulMod,
+    modPow2,
     and,
     or,
     neg,

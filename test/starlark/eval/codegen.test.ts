@@ -81,6 +81,19 @@ def f(a, b):
     return [a >> b, a << b, -a >> b, a >> 0]
 r = [f(x, s) for x in [0, 1, 7, 9007199254740993, 18446744073709551615] for s in [0, 1, 33, 63, 500]]
 `,
+  fused: `
+def f(a, b, c, m):
+    k = 18446744073709551616
+    return [(a * b + c) % 4294967296, (a * b - c) % 256, (a * b) % 65536, (a * b + c) % m,
+            (a * b - c) % m, (a + c) % m, (a - c) % m, (a * b) % m, (a * b + c) % k,
+            (a * 3 + 5) % 2147483648, (a * b + c) % 18446744073709551616]
+r = [f(a, b, c, m) for a in [0, 3, -5, 4294967297, 9007199254740991, 36893488147419103232]
+     for b in [1, -7, 1103515245] for c in [0, 12345, -1, 18446744073709551617]
+     for m in [7, 4294967296, 18446744073709551616, -8]]
+def g(a, b, c, m):
+    return [(a * b + c) % m, (a * b + c) % 8]
+r2 = [g(1.5, 2, 3, 4), g(2, 3, 0.5, 16), g(2, 3, 4, 2.5), g("ab", 2, "c", 8) if False else 0]
+`,
   strings: `
 def f(s):
     out = []
@@ -212,6 +225,11 @@ describe('codegen backend', () => {
     augType: 'def f():\n    x = 1\n    x += "a"\nf()\n',
     shift: 'def f(a, b):\n    return a >> b\nf(1, -1)\n',
     shiftLarge: 'def f(a, b):\n    return a >> b\nf(1, 600)\n',
+    fusedTypeMul: 'def f(a, m):\n    return (a * 3 + 1) % m\nf("s", 1 << 64)\n',
+    fusedTypeAdd: 'def f(a, c, m):\n    return (a * 3 + c) % m\nf(2, "s", 1 << 64)\n',
+    fusedTypeMod: 'def f(a, c, m):\n    return (a * 3 + c) % m\nf(2, 1, "s")\n',
+    fusedSmall: 'def f(a, c):\n    return (a * 3 + c) % 8\nf(2, "s")\n',
+    fusedZero: 'def f(a, c, m):\n    return (a * 3 + c) % m\nf(2, 1, 0)\n',
     shiftType: 'def f(a, b):\n    return a >> b\nf(1, "a")\n',
     negate: 'def f(x):\n    return -x\nf("a")\n',
     compare: 'def f(a, b):\n    return a < b\nf(1, "a")\n',
