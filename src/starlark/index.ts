@@ -87,6 +87,8 @@ export interface ExecModuleOptions {
   limits?: Limits;
   print?: (msg: string) => void;
   load?: LoadFn;
+  /** False keeps every function on the closure compiler (for comparing backends); default true. */
+  codegen?: boolean;
 }
 
 export interface ModuleResult {
@@ -124,6 +126,8 @@ export interface CompileModuleOptions {
   universe?: ValueMap;
   options?: DialectOptions;
   load?: LoadFn;
+  /** False keeps every function on the closure compiler (for comparing backends); default true. */
+  codegen?: boolean;
 }
 
 export interface ModuleRunOptions {

@@ -16,7 +16,7 @@ import type { Cell, Frame } from './function.js';
 export type Assign = (f: Frame, v: Value) => void;
 
 /** Elements of `v` for `a, b = v`, checking the count. */
-function unpack(v: Value, n: number): readonly Value[] {
+export function unpack(v: Value, n: number): readonly Value[] {
   let items: readonly Value[];
   if (v instanceof Tuple || v instanceof List) items = v.items;
   else {

@@ -104,7 +104,7 @@ function argStep(c: FnCtx, a: A.Arg): ArgStep {
 }
 
 /** A positional call of a value: Starlark functions bind by position, the args becoming the locals. */
-function callPositional(f: Frame, fn: Value, args: Value[]): Value {
+export function callPositional(f: Frame, fn: Value, args: Value[]): Value {
   if (fn instanceof StarFunction) {
     const code = fn.code;
     if (code.simple && args.length === code.scope.numParams) {
@@ -167,7 +167,7 @@ function plainCall(c: FnCtx, e: A.CallExpr, p: number): Eval {
  * by receiver type name. Receivers with their own attributes (host objects) always take the
  * general path.
  */
-class MethodSite {
+export class MethodSite {
   cachedType = '';
   cachedImpl: BuiltinImpl | undefined = undefined;
   constructor(
@@ -177,7 +177,7 @@ class MethodSite {
   ) {}
 }
 
-function callAt(f: Frame, site: MethodSite, r: Value, args: Value[]): Value {
+export function callAt(f: Frame, site: MethodSite, r: Value, args: Value[]): Value {
   f.pos = site.pos;
   const t = typeName(r);
   if (t === site.cachedType && ownAttrsFree(r))

@@ -23,7 +23,7 @@ const MAX = Number.MAX_SAFE_INTEGER;
 const MIN = Number.MIN_SAFE_INTEGER;
 
 /** `x op= y`; a dict `|=` updates the dict in place, like a list `+=`. */
-function inplaceBinary(op: string, x: Value, y: Value, thread: Thread): Value {
+export function inplaceBinary(op: string, x: Value, y: Value, thread: Thread): Value {
   if (op === '|' && x instanceof Dict && y instanceof Dict) {
     for (const [k, v] of y.entries()) x.set(k, v);
     return x;
@@ -32,7 +32,7 @@ function inplaceBinary(op: string, x: Value, y: Value, thread: Thread): Value {
 }
 
 /** `a + b` when both are small ints with a small sum, else undefined. */
-function addNumbers(a: Value, b: Value): number | undefined {
+export function addNumbers(a: Value, b: Value): number | undefined {
   if (typeof a === 'number' && typeof b === 'number') {
     const r = a + b;
     if (r <= MAX && r >= MIN) return r;

@@ -23,6 +23,8 @@ export interface ModuleCtx {
   /** Universal builtin by name: the same in every run, so compiled in as a constant. */
   lookup(name: string): Value | undefined;
   readonly loader: Loader | null;
+  /** Whether functions may get generated code (gen-function.ts); false keeps every closure. */
+  readonly codegen: boolean;
 }
 
 /** Compilation state of one function (or the module's top level). */

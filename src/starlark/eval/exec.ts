@@ -28,6 +28,8 @@ export interface ExecOptions {
   load?: LoadFn;
   /** Runs on an existing thread (nested loads share limits and the step counter). */
   thread?: EvalThread;
+  /** False compiles every function to closures (see gen-function.ts); default true. */
+  codegen?: boolean;
 }
 
 export interface ExecResult {
@@ -72,6 +74,8 @@ export interface CompileOptions {
   universe: ValueMap;
   options?: DialectOptions;
   load?: LoadFn;
+  /** False compiles every function to closures (see gen-function.ts); default true. */
+  codegen?: boolean;
 }
 
 export interface RunOptions {
@@ -125,6 +129,7 @@ export function compileProgram(opts: CompileOptions): Program {
     predeclared,
     lookup: (n) => universe.get(n),
     loader: load === undefined ? null : (m, th) => toMap(load(m, th)),
+    codegen: opts.codegen ?? true,
   };
   const scope = ast.scope;
   if (scope === null) throw new Error('module not resolved');
@@ -184,6 +189,7 @@ export function execModule(opts: ExecOptions): ExecResult {
     universe: opts.universe,
     ...(opts.options ? { options: opts.options } : {}),
     ...(opts.load ? { load: opts.load } : {}),
+    ...(opts.codegen !== undefined ? { codegen: opts.codegen } : {}),
   }).run({
     predeclared,
     ...(opts.limits ? { limits: opts.limits } : {}),

@@ -51,6 +51,15 @@ export function newFrame(
   return { pos: 0, ret: None, locals, free, thread, file, fn };
 }
 
+/** A generated body's direct entry: `(thread, fn, ...parameter slots)`. */
+export type GenFn = (thread: EvalThread, fn: StarFunction, ...slots: Value[]) => Value;
+/** A generated body's entry for a bound locals array (as `invoke` has it). */
+export type GenEntry = (
+  thread: EvalThread,
+  fn: StarFunction,
+  locals: Array<Value | undefined>,
+) => Value;
+
 /** The compiled, closure-independent part of a `def` or `lambda`. */
 export interface Code {
   readonly name: string;
@@ -64,6 +73,11 @@ export interface Code {
   /** True when a call with exactly `numParams` positional arguments needs no further binding. */
   readonly simple: boolean;
   body: Exec;
+  /** Generated code (gen-function.ts), which replaces `invoke` for this Code; else null. */
+  gen: GenFn | null;
+  entry: GenEntry | null;
+  /** The arity callers may pass straight to `gen` (simple functions), else -1. */
+  direct: number;
   /** Activations in progress, for starlark-go's "called recursively" check. */
   active: number;
 }
@@ -110,6 +124,12 @@ export class StarFunction extends StarlarkObject implements Callable {
     if (!(thread instanceof EvalThread))
       throw new StarlarkError(`function ${this.name} called from a foreign thread`);
     const code = this.code;
+    if (kwargs === null && code.direct === args.length) {
+      // Generated code: the arguments go straight to its parameters (sorted's key, map-like
+      // builtins call here once per element).
+      const gen = code.gen as GenFn;
+      return args.length === 1 ? gen(thread, this, args[0] as Value) : gen(thread, this, ...args);
+    }
     if (kwargs === null && code.simple && args.length === code.scope.numParams) {
       // Host callers (sorted's key, map-like builtins) may reuse `args`, so copy it.
       const locals: Array<Value | undefined> = args.slice();
@@ -127,6 +147,8 @@ export function invoke(
   locals: Array<Value | undefined>,
 ): Value {
   const code = fn.code;
+  const entry = code.entry;
+  if (entry !== null) return entry(thread, fn, locals);
   if (code.active > 0 && !thread.recursion) {
     throw new StarlarkError(`function ${code.name} called recursively`);
   }

@@ -1,0 +1,89 @@
+/**
+ * Loops and assignment targets as generated JavaScript, shared by `for` statements and
+ * comprehension clauses. One JS loop serves ranges, lists and tuples (walked directly) and
+ * any other iterable (through its iterator), so the body is emitted once; a list being walked
+ * refuses mutation, and one step is charged per iteration, as in `loop.ts`.
+ */
+import type * as A from '../syntax/ast.js';
+import { genExpr } from './gen-expr.js';
+import { num, unsupported, type Emitter } from './gen-emitter.js';
+
+/** Emits the statements storing atom `v` into `lhs` (as `compileAssign`). */
+export function genAssign(em: Emitter, lhs: A.Expr, v: string): void {
+  switch (lhs.kind) {
+    case 'Ident': {
+      const b = lhs.binding;
+      if (b === null) return unsupported('unresolved identifier');
+      const i = num(b.index);
+      switch (b.scope) {
+        case 'local':
+          em.emit(`l${i} = ${v};`);
+          em.markBound(b.index);
+          return;
+        case 'free':
+          em.emit(`fr[${i}].v = ${v};`);
+          return;
+        case 'global':
+        case 'filelocal':
+          em.emit(`G[${i}] = ${v};`);
+          return;
+        default:
+          return unsupported('assignment target');
+      }
+    }
+    case 'Paren':
+      return genAssign(em, lhs.x, v);
+    case 'Tuple':
+    case 'List': {
+      const items = em.temp();
+      const n = lhs.elems.length;
+      em.emit(`${items} = unpackAt(f, ${em.pos(lhs)}, ${v}, ${num(n)});`);
+      lhs.elems.forEach((sub, i) => {
+        const x = em.temp();
+        em.emit(`${x} = ${items}[${num(i)}];`);
+        genAssign(em, sub, x);
+      });
+      return;
+    }
+    case 'Index': {
+      const a = genExpr(em, lhs.x);
+      const k = genExpr(em, lhs.index);
+      em.emit(`setIdx(f, ${em.pos(lhs)}, ${a}, ${k}, ${v});`);
+      return;
+    }
+    case 'Dot': {
+      const a = genExpr(em, lhs.x);
+      em.emit(`setAttrAt(f, ${em.pos(lhs)}, ${a}, ${em.k(lhs.name)}, ${v});`);
+      return;
+    }
+    default:
+      return unsupported('assignment target');
+  }
+}
+
+/**
+ * `for vars in iter: body` once `iter` is evaluated into atom `x`; `body` emits the loop body,
+ * in which Starlark's `break` and `continue` are JS's.
+ */
+export function genLoop(em: Emitter, atom: string, p: A.Pos, vars: A.Expr, body: () => void): void {
+  const x = em.obj(atom);
+  const t = (): string => em.temp();
+  const [xs, n, st, sp, it, g, i, v] = [t(), t(), t(), t(), t(), t(), t(), t()];
+  em.emit(`f.pos = ${em.pos(p)};`);
+  em.emit(`${xs} = null; ${it} = null; ${g} = null;`);
+  em.emit(`if (${x} instanceof Range) { ${n} = ${x}.len; ${st} = ${x}.start; ${sp} = ${x}.step; }`);
+  em.emit(`else if (${x} instanceof List || ${x} instanceof Tuple) {`);
+  em.emit(`${xs} = ${x}.items;`);
+  em.emit(`if (${x} instanceof List && !${x}.frozen) { ${g} = ${x}; ${g}.itercount++; }`);
+  em.emit(`} else ${it} = iterate(${x});`);
+  em.emit(`try { for (${i} = 0; ; ${i}++) {`);
+  em.emit(`if (${xs} !== null) { if (${i} >= ${xs}.length) break; ${v} = ${xs}[${i}]; }`);
+  em.emit(`else if (${it} === null) { if (${i} >= ${n}) break; ${v} = ${st} + ${i} * ${sp}; }`);
+  em.emit(`else { ${v} = ${it}.next(); if (${v} === undefined) break; }`);
+  em.emit('step(th);');
+  em.branch(() => {
+    genAssign(em, vars, v);
+    body();
+  });
+  em.emit(`} } finally { if (${g} !== null) ${g}.itercount--; if (${it} !== null) ${it}.done(); }`);
+}

@@ -1,0 +1,279 @@
+/**
+ * What generated function bodies call: the closure compiler's slow paths, each taking the frame
+ * and the encoded position to report, so that generated code sets `f.pos` exactly where the
+ * closures do. Generated code inlines only the small-int and same-type fast paths; everything
+ * else comes here, keeping one copy of each operator's semantics.
+ */
+import {
+  Builtin,
+  Dict,
+  List,
+  None,
+  Range,
+  StarlarkError,
+  Tuple,
+  getAttr,
+  index,
+  iterate,
+  repr,
+  setAttr,
+  setIndex,
+  slice,
+  truth,
+  typeName,
+  type Value,
+} from '../values/index.js';
+import { modPow2, mulMod } from './gen-fused.js';
+import { add, and, augment, bin, mod, mul, neg, or, shr, sub, unop, xor } from './gen-ops.js';
+import { unpack } from './compile-assign.js';
+import { MethodSite, callAt, callPositional, callValue } from './compile-call.js';
+import { addNumbers, inplaceBinary } from './compile-stmt.js';
+import { StarFunction, annotate, type Code, type Frame } from './function.js';
+import type { Cell } from './function.js';
+import { EvalThread } from './thread.js';
+
+/** `a[i]`, with the closures' inline list, tuple and string cases. */
+function idx(f: Frame, p: number, a: Value, i: Value): Value {
+  if (typeof i === 'number' && (a instanceof List || a instanceof Tuple)) {
+    const items = a.items;
+    const j = i < 0 ? i + items.length : i;
+    if (j >= 0 && j < items.length) return items[j] as Value;
+  } else if (typeof i === 'number' && typeof a === 'string') {
+    const j = i < 0 ? i + a.length : i;
+    if (j >= 0 && j < a.length) return a[j]!;
+  }
+  f.pos = p;
+  return index(a, i);
+}
+
+function slc(f: Frame, p: number, a: Value, lo: Value, hi: Value, step: Value): Value {
+  f.pos = p;
+  return slice(a, lo, hi, step);
+}
+
+function attr(f: Frame, p: number, v: Value, name: string): Value {
+  f.pos = p;
+  return getAttr(v, name, f.thread);
+}
+
+function setIdx(f: Frame, p: number, a: Value, k: Value, v: Value): void {
+  f.pos = p;
+  setIndex(a, k, v);
+}
+
+function setAttrAt(f: Frame, p: number, a: Value, name: string, v: Value): void {
+  f.pos = p;
+  setAttr(a, name, v);
+}
+
+function unpackAt(f: Frame, p: number, v: Value, n: number): readonly Value[] {
+  f.pos = p;
+  return unpack(v, n);
+}
+
+/** `a[key] op= b` after `old = a[key]` and `b` are evaluated (closure `augmented`, Index case). */
+function augIndex(
+  f: Frame,
+  p: number,
+  lp: number,
+  op: string,
+  a: Value,
+  key: Value,
+  old: Value,
+  b: Value,
+): void {
+  f.pos = p;
+  const v = op === '+' ? addNumbers(old, b) : undefined;
+  f.pos = lp;
+  setIndex(a, key, v ?? inplaceBinary(op, old, b, f.thread));
+}
+
+/** `a.name op= b` after `old = a.name` and `b` are evaluated. */
+function augAttr(
+  f: Frame,
+  p: number,
+  lp: number,
+  op: string,
+  a: Value,
+  name: string,
+  old: Value,
+  b: Value,
+): void {
+  f.pos = p;
+  const v = inplaceBinary(op, old, b, f.thread);
+  f.pos = lp;
+  setAttr(a, name, v);
+}
+
+function dictPut(f: Frame, p: number, d: Dict, k: Value, v: Value): void {
+  f.pos = p;
+  if (d.get(k) !== undefined) throw new StarlarkError(`duplicate key: ${repr(k)}`);
+  d.set(k, v);
+}
+
+function compPut(f: Frame, p: number, d: Dict, k: Value, v: Value): void {
+  f.pos = p;
+  d.set(k, v);
+}
+
+function unboundLocal(f: Frame, p: number, name: string): never {
+  f.pos = p;
+  throw new StarlarkError(`local variable ${name} referenced before assignment`);
+}
+
+function unboundGlobal(f: Frame, p: number, name: string): never {
+  f.pos = p;
+  throw new StarlarkError(`global variable ${name} referenced before assignment`);
+}
+
+function undefinedName(name: string): never {
+  throw new StarlarkError(`undefined: ${name}`);
+}
+
+function recursive(code: Code): never {
+  throw new StarlarkError(`function ${code.name} called recursively`);
+}
+
+function overflow(): never {
+  throw new StarlarkError('Starlark stack overflow');
+}
+
+/** `f(*x)`: appends the elements of `x` to `args`. */
+function spreadArgs(f: Frame, p: number, args: Value[], x: Value): void {
+  f.pos = p;
+  let it;
+  try {
+    it = iterate(x);
+  } catch {
+    throw new StarlarkError(`argument after * must be iterable, not ${typeName(x)}`);
+  }
+  try {
+    for (let e = it.next(); e !== undefined; e = it.next()) args.push(e);
+  } finally {
+    it.done();
+  }
+}
+
+/** `f(**x)`: appends the entries of `x` to the keyword list, made if null. */
+function spreadKwargs(
+  f: Frame,
+  p: number,
+  kw: Array<[string, Value]> | null,
+  x: Value,
+): Array<[string, Value]> {
+  f.pos = p;
+  if (!(x instanceof Dict))
+    throw new StarlarkError(`argument after ** must be a mapping, not ${typeName(x)}`);
+  const list = kw ?? [];
+  for (const [k, val] of x.entries()) {
+    if (typeof k !== 'string')
+      throw new StarlarkError(`keywords must be strings, not ${typeName(k)}`);
+    list.push([k, val]);
+  }
+  return list;
+}
+
+/**
+ * One step. A helper rather than inline code: the checkpoint branch is taken only every few
+ * thousand steps, and a branch never taken before V8 optimises a generated function would have
+ * no type feedback and deoptimise it when first taken; this one call site is shared by all.
+ */
+function step(th: EvalThread): void {
+  if (++th.stepCount >= th.stepMark) th.checkpoint();
+}
+
+/** A universal builtin called with positional arguments: `callValue`'s builtin case. */
+function callBuiltin(f: Frame, fn: Builtin, args: Value[]): Value {
+  try {
+    return fn.call(f.thread, args, null);
+  } catch (e) {
+    // Remember the innermost builtin, for the "Error in NAME:" line of tracebacks.
+    const tagged = e as StarlarkError & { builtin?: string };
+    if (e instanceof StarlarkError && tagged.builtin === undefined) tagged.builtin = fn.name;
+    throw e;
+  }
+}
+
+function mkfn(code: Code, defaults: ReadonlyArray<Value | undefined>, free: Cell[]): StarFunction {
+  return new StarFunction(code, defaults, free);
+}
+
+function makeRuntime() {
+  return {
+    None,
+    List,
+    Tuple,
+    Dict,
+    Range,
+    StarFunction,
+    MethodSite,
+    NOLOCALS: [] as Array<Value | undefined>,
+    truth,
+    iterate,
+    index,
+    annotate,
+    callAt,
+    callPositional,
+    callValue,
+    callBuiltin,
+    bin,
+    add,
+    sub,
+    mul,
+    mod,
+    xor,
+    shr,
+    mulMod,
+    modPow2,
+    and,
+    or,
+    neg,
+    unop,
+    idx,
+    slc,
+    attr,
+    setIdx,
+    setAttrAt,
+    unpackAt,
+    augment,
+    augIndex,
+    augAttr,
+    dictPut,
+    compPut,
+    unboundLocal,
+    unboundGlobal,
+    undefinedName,
+    recursive,
+    overflow,
+    spreadArgs,
+    spreadKwargs,
+    mkfn,
+    step,
+  };
+}
+
+export type Runtime = ReturnType<typeof makeRuntime>;
+
+let runtime: Runtime | null = null;
+
+/**
+ * The helpers, by the fixed names generated code destructures them under. Made on first use:
+ * this module sits in an import cycle with the closure compiler, whose classes are not yet
+ * initialised while the cycle loads.
+ */
+export function genRuntime(): Runtime {
+  if (runtime === null) {
+    runtime = makeRuntime();
+    // Checkpoints on a throwaway thread give `step`'s rarely taken branch its type feedback
+    // now: V8 optimises `step` (shared by all generated code) within the first few thousand
+    // steps, and a first checkpoint after that would deoptimise it and every generated frame
+    // on the stack that inlined it.
+    // V8 allocates a function's feedback only after its first few calls, hence a few rounds.
+    const warm = new EvalThread({}, {}, () => {});
+    for (let i = 0; i < 32; i++) {
+      warm.stepMark = 0;
+      step(warm);
+    }
+  }
+  return runtime;
+}
