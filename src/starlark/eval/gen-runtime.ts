@@ -208,6 +208,8 @@ function makeRuntime() {
     StarFunction,
     MethodSite,
     NOLOCALS: [] as Array<Value | undefined>,
+    fromCharCode: String.fromCharCode,
+    numStr: String,
     truth,
     iterate,
     index,

@@ -1,0 +1,111 @@
+/**
+ * Inline fast paths for the calls scripts make most in their loops: `len`, `ord`, `chr` and
+ * `str` of the standard universe, and the `x.append(v)`, `s.startswith(t)`, `s.endswith(t)`
+ * method shapes. A cold run spends most of its time before V8 optimises anything, when every
+ * helper call, argument array and method-table lookup costs; inline, the common case is a few
+ * bytecodes in the script's own function, which is also what V8 optimises first.
+ *
+ * Each fast path tests its operand types and otherwise takes the generic call (`callBuiltin`,
+ * `callAt`) with the same arguments, so errors, positions and the "Error in NAME:" tag come from
+ * the one generic implementation. A fast path only ever takes a case that cannot fail and
+ * charges no steps on the generic path either.
+ */
+import { Builtin, type Value } from '../values/index.js';
+import { universe } from '../lib/index.js';
+import type { Emitter } from './gen-emitter.js';
+
+/**
+ * JS for `name(x)` when the generic call would return the same value without failing, as a
+ * condition and a value; `x` is an atom (evaluated more than once).
+ */
+const builtinShapes: Record<string, (x: string) => [string, string]> = {
+  // lenFn: a string's length in UTF-16 units, a list's or tuple's element count.
+  len: (x) => [
+    `typeof ${x} === 'string' || ${x} instanceof List || ${x} instanceof Tuple`,
+    `typeof ${x} === 'string' ? ${x}.length : ${x}.items.length`,
+  ],
+  // ordFn: one UTF-16 unit is one code point, a lone surrogate included.
+  ord: (x) => [`typeof ${x} === 'string' && ${x}.length === 1`, `${x}.charCodeAt(0)`],
+  // chrFn: below the surrogates a code point is one UTF-16 unit.
+  chr: (x) => [`typeof ${x} === 'number' && ${x} >= 0 && ${x} < 55296`, `fromCharCode(${x})`],
+  // str of a string is itself; of an int (a safe integer as a JS number), its decimal digits.
+  str: (x) => [
+    `typeof ${x} === 'string' || typeof ${x} === 'number'`,
+    `typeof ${x} === 'string' ? ${x} : numStr(${x})`,
+  ],
+};
+
+/**
+ * Emits `t = name(arg)` for a universal builtin called with one positional argument, when
+ * `fn` is the standard library's own builtin of that name (a host universe may bind the name
+ * to something else); false when there is no fast path. `f.pos` is already set.
+ */
+export function genBuiltinFast(
+  em: Emitter,
+  name: string,
+  fn: Value | undefined,
+  fnx: string,
+  args: readonly string[],
+  t: string,
+): boolean {
+  const shape = builtinShapes[name];
+  if (shape === undefined || args.length !== 1 || !(fn instanceof Builtin)) return false;
+  if (universe.get(name) !== fn) return false;
+  const x = em.obj(args[0] as string);
+  const [test, value] = shape(x);
+  em.emit(`${t} = ${test} ? ${value} : callBuiltin(f, ${fnx}, [${x}]);`);
+  return true;
+}
+
+/**
+ * Method shapes by name and arity: a JS condition and statement on receiver `r`, argument
+ * atoms `a` and result `t`. List has no subclass and no attributes beyond its type's methods,
+ * so `instanceof List` is `callAt`'s own test for the native `append`.
+ */
+const methodShapes: Record<string, (r: string, a: string[], t: string) => [string, string]> = {
+  // list.append: a frozen list or one being iterated fails, on the generic path.
+  append: (r, [a], t) => [
+    `${r} instanceof List && ${r}.itercount === 0 && !${r}.frozen`,
+    `${r}.items.push(${a}); ${t} = None;`,
+  ],
+  // str.startswith/endswith charge no steps (constant work), and take a string at once.
+  startswith: (r, [a], t) => [
+    `typeof ${r} === 'string' && typeof ${a} === 'string'`,
+    `${t} = ${r}.startsWith(${a});`,
+  ],
+  endswith: (r, [a], t) => [
+    `typeof ${r} === 'string' && typeof ${a} === 'string'`,
+    `${t} = ${r}.endsWith(${a});`,
+  ],
+};
+
+const methodArity: Record<string, number> = { append: 1, startswith: 1, endswith: 1 };
+
+/**
+ * Emits `t = r.name(args)` with a fast path when the shape has one, else the plain `callAt`;
+ * `call` is the generic call's JS (a `callAt(...)` expression).
+ */
+export function genMethodFast(
+  em: Emitter,
+  name: string,
+  r: string,
+  args: readonly string[],
+  t: string,
+  pos: string,
+  call: string,
+): void {
+  const shape = methodShapes[name];
+  if (shape === undefined || methodArity[name] !== args.length) {
+    em.emit(`${t} = ${call};`);
+    return;
+  }
+  const ro = em.obj(r);
+  const [test, stmt] = shape(
+    ro,
+    args.map((a) => em.obj(a)),
+    t,
+  );
+  // `callAt` would set the position first; later step-limit errors report the last one set.
+  em.emit(`f.pos = ${pos};`);
+  em.emit(`if (${test}) { ${stmt} } else ${t} = ${call};`);
+}
