@@ -54,6 +54,16 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
   const safe = `(${t} = ${a} OP ${b}) <= ${MAX} && ${t} >= -${MAX}`;
   switch (op) {
     case '+':
+      if (typeof em.constValue(a) === 'string' || typeof em.constValue(b) === 'string') {
+        // `"key-" + s`: a string literal operand makes string concatenation the case to inline.
+        const [x, y] = [em.obj(a), em.obj(b)];
+        const tests = [x, y].filter((v) => typeof em.constValue(v) !== 'string');
+        const types = tests.map((v) => `typeof ${v} === 'string' && `).join('');
+        em.emit(
+          `${t} = ${types}${x}.length + ${y}.length <= th.maxAlloc ? ${x} + ${y} : add(f, ${p}, ${x}, ${y});`,
+        );
+        break;
+      }
       em.emit(`${t} = ${both} && ${safe.replace('OP', '+')} ? ${t} : add(f, ${p}, ${a}, ${b});`);
       break;
     case '-':
@@ -81,7 +91,10 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
       break;
     }
     case '^':
-      em.emit(`${t} = xor(f, ${p}, ${a}, ${b});`);
+      // Hashes mix a small int into a big accumulator: `h ^ ord(c)`.
+      em.emit(
+        `${t} = typeof ${a} === 'bigint' && typeof ${b} === 'number' ? (${t} = ${a} ^ toBigInt(${b})) > MAXBIG || ${t} < -MAXBIG ? ${t} : toNumber(${t}) : xor(f, ${p}, ${a}, ${b});`,
+      );
       break;
     case '&':
       em.emit(`${t} = and(f, ${p}, ${a}, ${b});`);

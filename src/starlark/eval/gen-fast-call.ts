@@ -28,6 +28,8 @@ const builtinShapes: Record<string, (x: string) => [string, string]> = {
   ord: (x) => [`typeof ${x} === 'string' && ${x}.length === 1`, `${x}.charCodeAt(0)`],
   // chrFn: below the surrogates a code point is one UTF-16 unit.
   chr: (x) => [`typeof ${x} === 'number' && ${x} >= 0 && ${x} < 55296`, `fromCharCode(${x})`],
+  // rangeFn: one int bound (a big int fails, on the generic path).
+  range: (x) => [`typeof ${x} === 'number'`, `new Range(0, ${x}, 1)`],
   // str of a string is itself; of an int (a safe integer as a JS number), its decimal digits.
   str: (x) => [
     `typeof ${x} === 'string' || typeof ${x} === 'number'`,
