@@ -178,6 +178,12 @@ function replace(thread: Thread, args: Args, kw: Kw, self: Value): Value {
     thread.alloc(out.length);
     return out;
   }
+  if (limit === Infinity) {
+    // Every occurrence, natively. The loop below checks each partial result's size; those
+    // are prefixes of the whole, so when the whole fits none failed.
+    const all = s.split(old).join(nw);
+    if (fitsAlloc(thread, all.length)) return all;
+  }
   for (let i = s.indexOf(old); i >= 0 && done < limit; i = s.indexOf(old, pos)) {
     out += s.slice(pos, i) + nw;
     pos = i + old.length;
@@ -185,6 +191,16 @@ function replace(thread: Thread, args: Args, kw: Kw, self: Value): Value {
     thread.alloc(out.length);
   }
   return out + s.slice(pos);
+}
+
+/** Whether an allocation of `n` would pass `thread.alloc`. */
+function fitsAlloc(thread: Thread, n: number): boolean {
+  try {
+    thread.alloc(n);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function affixRemove(name: string, suffix: boolean): Method {
