@@ -112,6 +112,11 @@ export function modPow2(
   return binary('%', v, m, f.thread);
 }
 
+/** k when a big int modulus `m` is 2^k, k > 0; else -1. */
+export function modBits(m: bigint): number {
+  return m > 0n ? pow2Bits(m) : -1;
+}
+
 /** The value of an int literal as a bigint, else undefined. */
 function literalBig(e: A.Expr): bigint | undefined {
   e = unparen(e);
@@ -178,14 +183,20 @@ export function genFused(em: Emitter, e: A.BinaryExpr): string | null {
   const t = em.temp();
   const call = `modPow2(f, ${em.k(site)}, ${a}, ${b}, ${d}, ${m})`;
   const zBig = z === null ? undefined : literalBig(z);
-  if (site.bits > 0 && (y === null || site.yBig !== undefined) && (z === null || zBig !== undefined)) {
-    // `(h * 1099511628211) % 2**64` on a big h, the hashes' step: bigint operators inline, with
-    // literal operands as bigint constants, no helper call and no conversion.
+  if ((y === null || site.yBig !== undefined) && (z === null || zBig !== undefined)) {
+    // `(h * 1099511628211) % 2**64` on a big h, the hashes' and PRNGs' step: bigint operators
+    // inline, literal operands as bigint constants, no helper call and no conversion. A
+    // modulus in a local is tested at run time (`pow2Bits` remembers the last one).
     let x = a;
     if (site.yBig !== undefined) x = `${x} * ${em.k(site.yBig)}`;
     if (zBig !== undefined) x = `${x} ${site.minus ? '-' : '+'} ${em.k(zBig)}`;
-    const r = `(${t} = asUintN(${num(site.bits)}, ${x})) > MAXBIG ? ${t} : toNumber(${t})`;
-    em.emit(`${t} = typeof ${a} === 'bigint' ? ${r} : ${call};`);
+    const literal = site.bits > 0;
+    const bits = literal ? num(site.bits) : t;
+    const r = `(${t} = asUintN(${bits}, ${x})) > MAXBIG ? ${t} : toNumber(${t})`;
+    const test = literal
+      ? `typeof ${a} === 'bigint'`
+      : `typeof ${a} === 'bigint' && typeof ${m} === 'bigint' && (${t} = modBits(${m})) > 0`;
+    em.emit(`${t} = ${test} ? ${r} : ${call};`);
     return t;
   }
   em.emit(`${t} = ${call};`);

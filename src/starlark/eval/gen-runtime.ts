@@ -23,7 +23,7 @@ import {
   typeName,
   type Value,
 } from '../values/index.js';
-import { modPow2, mulMod } from './gen-fused.js';
+import { modBits, modPow2, mulMod } from './gen-fused.js';
 import { add, and, augment, bin, mod, mul, neg, or, shr, sub, unop, xor } from './gen-ops.js';
 import { unpack } from './compile-assign.js';
 import { MethodSite, callAt, callPositional, callValue } from './compile-call.js';
@@ -231,6 +231,7 @@ function makeRuntime() {
     shr,
     mulMod,
     modPow2,
+    modBits,
     and,
     or,
     neg,

@@ -178,10 +178,14 @@ function replace(thread: Thread, args: Args, kw: Kw, self: Value): Value {
     thread.alloc(out.length);
     return out;
   }
+  const first = s.indexOf(old);
+  if (first < 0) return s;
   if (limit === Infinity) {
-    // Every occurrence, natively. The loop below checks each partial result's size; those
-    // are prefixes of the whole, so when the whole fits none failed.
-    const all = s.split(old).join(nw);
+    // Every occurrence at once: one by hand, more natively. The loop below checks each partial
+    // result's size; those are prefixes of the whole, so when the whole fits none failed.
+    const next = first + old.length;
+    const all =
+      s.indexOf(old, next) < 0 ? s.slice(0, first) + nw + s.slice(next) : s.split(old).join(nw);
     if (fitsAlloc(thread, all.length)) return all;
   }
   for (let i = s.indexOf(old); i >= 0 && done < limit; i = s.indexOf(old, pos)) {
