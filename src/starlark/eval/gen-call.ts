@@ -47,8 +47,7 @@ function methodCall(em: Emitter, e: A.CallExpr, dot: A.DotExpr): string {
     e.args.map((a) => a.value),
   );
   const t = em.temp();
-  const call = `callAt(f, ${site}, ${r}, [${args.join(', ')}])`;
-  genMethodFast(em, dot.name, r, args, t, em.pos(e), call);
+  genMethodFast(em, dot.name, r, args, t, em.pos(e), site);
   return t;
 }
 

@@ -59,12 +59,19 @@ export function genBuiltinFast(
   return true;
 }
 
+type Shape = (r: string, a: string[], t: string, call: string, site: string) => [string, string];
+
+/** `lower`/`upper`: a string below 64 units is charged no steps (`chargeWork`). */
+const caseShape =
+  (js: string): Shape =>
+  (r, _a, t) => [`typeof ${r} === 'string' && ${r}.length < 64`, `${t} = ${r}.${js}();`];
+
 /**
  * Method shapes by name and arity: a JS condition and statement on receiver `r`, argument
- * atoms `a` and result `t`. List has no subclass and no attributes beyond its type's methods,
- * so `instanceof List` is `callAt`'s own test for the native `append`.
+ * atoms `a` and result `t`. List and Dict have no subclass and no attributes beyond their
+ * type's methods, so `instanceof` is `callAt`'s own test for their native methods.
  */
-const methodShapes: Record<string, (r: string, a: string[], t: string) => [string, string]> = {
+const methodShapes: Record<string, Shape> = {
   // list.append: a frozen list or one being iterated fails, on the generic path.
   append: (r, [a], t) => [
     `${r} instanceof List && ${r}.itercount === 0 && !${r}.frozen`,
@@ -79,13 +86,33 @@ const methodShapes: Record<string, (r: string, a: string[], t: string) => [strin
     `typeof ${r} === 'string' && typeof ${a} === 'string'`,
     `${t} = ${r}.endsWith(${a});`,
   ],
+  // dict.get: a string or int key cannot fail to hash.
+  get: (r, [k, d], t) => [
+    `${r} instanceof Dict && (typeof ${k} === 'string' || typeof ${k} === 'number')`,
+    `${t} = ${r}.get(${k}); if (${t} === undefined) ${t} = ${d ?? 'None'};`,
+  ],
+  lower: caseShape('toLowerCase'),
+  upper: caseShape('toUpperCase'),
+  // str.replace: its own checks and work in a helper, the generic call otherwise.
+  replace: (r, [a, b], t, _call, site) => [
+    'true',
+    `${t} = strReplace(f, ${site}, ${r}, ${a}, ${b});`,
+  ],
 };
 
-const methodArity: Record<string, number> = { append: 1, startswith: 1, endswith: 1 };
+const methodArity: Record<string, readonly number[]> = {
+  append: [1],
+  startswith: [1],
+  endswith: [1],
+  get: [1, 2],
+  lower: [0],
+  upper: [0],
+  replace: [2],
+};
 
 /**
- * Emits `t = r.name(args)` with a fast path when the shape has one, else the plain `callAt`;
- * `call` is the generic call's JS (a `callAt(...)` expression).
+ * Emits `t = r.name(args)` with a fast path when the shape has one, else the plain `callAt`
+ * through `site` (the constant holding the call's MethodSite).
  */
 export function genMethodFast(
   em: Emitter,
@@ -94,20 +121,17 @@ export function genMethodFast(
   args: readonly string[],
   t: string,
   pos: string,
-  call: string,
+  site: string,
 ): void {
+  const call = `callAt(f, ${site}, ${r}, [${args.join(', ')}])`;
   const shape = methodShapes[name];
-  if (shape === undefined || methodArity[name] !== args.length) {
+  if (shape === undefined || !methodArity[name]!.includes(args.length)) {
     em.emit(`${t} = ${call};`);
     return;
   }
   const ro = em.obj(r);
-  const [test, stmt] = shape(
-    ro,
-    args.map((a) => em.obj(a)),
-    t,
-  );
+  const [test, stmt] = shape(ro, [...args], t, call, site);
   // `callAt` would set the position first; later step-limit errors report the last one set.
   em.emit(`f.pos = ${pos};`);
-  em.emit(`if (${test}) { ${stmt} } else ${t} = ${call};`);
+  em.emit(test === 'true' ? stmt : `if (${test}) { ${stmt} } else ${t} = ${call};`);
 }

@@ -24,6 +24,7 @@ import {
   type Value,
 } from '../values/index.js';
 import { modBits, modPow2, mulMod } from './gen-fused.js';
+import { fastHelpers } from './gen-fast-helpers.js';
 import { add, and, augment, bin, mod, mul, neg, or, shr, sub, unop, xor } from './gen-ops.js';
 import { unpack } from './compile-assign.js';
 import { MethodSite, callAt, callPositional, callValue } from './compile-call.js';
@@ -256,6 +257,7 @@ function makeRuntime() {
     spreadKwargs,
     mkfn,
     step,
+    ...fastHelpers(),
   };
 }
 

@@ -162,8 +162,18 @@ function replace(thread: Thread, args: Args, kw: Kw, self: Value): Value {
   const [o, n, c] = unpackArgs('replace', args, kw, ['old', 'new', 'count?']);
   const old = wantString('replace', 'old', o!);
   const nw = wantString('replace', 'new', n!);
-  let limit = c === undefined ? -1 : wantSmallInt('replace', 'count', c);
-  if (limit < 0) limit = Infinity;
+  return replaceIn(thread, s, old, nw, c === undefined ? -1 : wantSmallInt('replace', 'count', c));
+}
+
+/** `s.replace(old, nw, count)` once the arguments are checked (a negative count: all). */
+export function replaceIn(
+  thread: Thread,
+  s: string,
+  old: string,
+  nw: string,
+  count: number,
+): string {
+  const limit = count < 0 ? Infinity : count;
   let out = '';
   let pos = 0;
   let done = 0;

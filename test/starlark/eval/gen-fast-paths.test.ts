@@ -130,6 +130,40 @@ return [out, "abc".startswith("ab"), "abc".startswith(t), "abc".endswith("bc"), 
     sameError(body, message);
   });
 
+  it('get, lower, upper and replace give the generic results', () => {
+    same(`
+d = {"a": 1, 2: "two", (1, 2): 3, 1.5: "f"}
+long = "Mixed Case " * 10
+return [d.get("a"), d.get("b"), d.get("b", 0), d.get(2, 0), d.get((1, 2)), d.get(1.5), d.get(1),
+        "AbC".lower(), "AbC".upper(), long.lower(), long.upper(), "é".upper(),
+        "a-b-c".replace("-", "+"), long.replace("Case", "x"), "abc".replace("z", "y")]
+`);
+  });
+
+  it.each([
+    ['d = {}\nd.get([1])', 'get: unhashable type: list'],
+    ['d = {}\nd.get()', 'get: got 0 arguments, want at least 1'],
+    ['d = []\nd.get(1)', 'list has no .get field or method'],
+    ['s = "a"\ns.lower(1)', 'lower: got 1 arguments, want 0'],
+    ['s = [1]\ns.upper()', 'list has no .upper field or method'],
+    ['s = "abc"\ns.replace(1, "x")', 'replace: for parameter old: got int, want string'],
+    ['s = "abc"\ns.replace("a", None)', 'replace: for parameter new: got NoneType, want string'],
+    ['s = (1,)\ns.replace("a", "b")', 'tuple has no .replace field or method'],
+  ])('%s fails as the generic call does', (body, message) => {
+    sameError(body, message);
+  });
+
+  it('charges long strings the same steps', () => {
+    const long = '"' + 'x'.repeat(300) + '"';
+    for (let n = 1; n < 40; n += 3)
+      same(
+        `s = ${long}\nfor i in range(10):\n    s.lower()\n    s.upper()\n    s.replace("x", "y")`,
+        {
+          limits: { maxSteps: n },
+        },
+      );
+  });
+
   it('refuses to append to a frozen list', () => {
     const src = 'x = []\ndef f(v):\n    x.append(v)\n';
     const errors = [true, false].map((codegen) => {
