@@ -180,11 +180,30 @@ return [d.get("a"), d.get("b"), d.get("b", 0), d.get(2, 0), d.get((1, 2)), d.get
     expect(errors[0]![0]).toContain('cannot append to frozen list');
   });
 
+  it('refuses to update a frozen list in place', () => {
+    const src = 'x = [1]\ndef f(v):\n    x[0] += v\n';
+    const errors = [true, false].map((codegen) => {
+      const m = execModule({ file: 'f.star', source: src, codegen });
+      try {
+        callFunction(m.globals.get('f')!, [1], null);
+      } catch (e) {
+        const err = e as Error & { callStack?: unknown };
+        return [err.message, JSON.stringify(err.callStack)];
+      }
+      return null;
+    });
+    expect(errors[0]).toEqual(errors[1]);
+    expect(errors[0]![0]).toContain('frozen list');
+  });
+
   it('reports a later step-limit error at the same position', () => {
     for (let n = 40; n < 60; n++)
-      same(`out = []\nfor i in range(100):\n    out.append(i)\n    "a".startswith("a")`, {
-        limits: { maxSteps: n },
-      });
+      same(
+        `out = [0]\nfor i in range(100):\n    out.append(i)\n    out[0] += i\n    "a".startswith("a")`,
+        {
+          limits: { maxSteps: n },
+        },
+      );
   });
 });
 
@@ -210,6 +229,39 @@ return [l[0], l[2], l[-1], t[1], t[-2], s[0], s[4], s[-1], d[0], d["k"], range(5
     ['None[0]', 'unhandled index operation NoneType[int]'],
   ])('%s fails as idx does', (expr, message) => {
     sameError(`x = 1\ni = 0\nreturn ${expr}`, message);
+  });
+
+  it('updates list elements in place with += as augIndex does', () => {
+    same(`
+l = [1, "a", [2], 9007199254740990, 5]
+d = {"k": 1}
+i = 0
+l[0] += 2
+l[i] += 3
+l[1] += "b"
+l[2] += [3]
+l[3] += 5
+l[-1] += 1
+l[4] -= 10
+d["k"] += 1
+t = [0]
+for j in range(5):
+    t[0] += j
+return [l, d, t]
+`);
+  });
+
+  it.each([
+    ['l = [1]\nl[1] += 1', 'list index 1 out of range'],
+    ['l = [1]\nl[-2] += 1', 'list index -2 out of range'],
+    ['l = [1]\nl["a"] += 1', 'got string, want int'],
+    ['l = [1]\nl[0] += "a"', 'unknown binary op: int + string'],
+    ['l = [1]\nfor v in l:\n    l[0] += 1', 'cannot assign to element of list during iteration'],
+    ['l = [1, 2]\nl[1] += l.pop()', 'list index 1 out of range'],
+    ['t = (1,)\nt[0] += 1', 'tuple'],
+    ['d = {}\nd["k"] += 1', 'key "k" not in dict'],
+  ])('%s fails as augIndex does', (body, message) => {
+    sameError(body, message);
   });
 
   it('concatenates with a string literal as add does', () => {
