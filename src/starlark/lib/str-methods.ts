@@ -133,16 +133,25 @@ function noArgs(name: string, f: (s: string) => Value): Method {
 function join(thread: Thread, args: Args, kw: Kw, self: Value): Value {
   const [x] = unpackPositional('join', args, kw, 1, 1);
   const items = iterableArg('join', x!, thread);
-  // A plain loop, not a callback: V8 optimises a hot loop in a rarely-called builtin at once.
-  let total = items.length > 0 ? (self as string).length * (items.length - 1) : 0;
+  thread.alloc(joinedLength(items, (self as string).length));
+  return (items as string[]).join(self as string);
+}
+
+/**
+ * Length of `items` (all strings, else the error) joined by a separator of `sep` units. A
+ * function of its own, ending with its loop: V8 optimises the hot loop of a rarely called
+ * builtin on the spot (OSR), and that code must not be re-entered, call after call, only to
+ * deoptimise at code after the loop that had not run when it was compiled.
+ */
+function joinedLength(items: readonly Value[], sep: number): number {
+  let total = items.length > 0 ? sep * (items.length - 1) : 0;
   for (let i = 0; i < items.length; i++) {
     const v = items[i];
     if (typeof v !== 'string')
       throw new StarlarkError(`join: in list, want string, got ${typeName(v!)}`);
     total += v.length;
   }
-  thread.alloc(total);
-  return (items as string[]).join(self as string);
+  return total;
 }
 
 function partitionImpl(name: string, last: boolean): Method {
