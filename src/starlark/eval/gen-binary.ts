@@ -85,7 +85,14 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
       break;
     case '==':
     case '!=': {
-      const same = `typeof ${a} === typeof ${b} && (typeof ${a} === 'number' || typeof ${a} === 'string' || typeof ${a} === 'boolean')`;
+      // Against an int or string literal, one type test says the other operand's type.
+      const lit = [a, b].find((x) => isNum(x) || typeof em.constValue(x) === 'string');
+      const other = lit === a ? b : a;
+      const kind = lit !== undefined && isNum(lit) ? 'number' : 'string';
+      const same =
+        lit !== undefined && !isNum(other) && em.constValue(other) === undefined
+          ? `typeof ${other} === '${kind}'`
+          : `typeof ${a} === typeof ${b} && (typeof ${a} === 'number' || typeof ${a} === 'string' || typeof ${a} === 'boolean')`;
       const js = op === '==' ? '===' : '!==';
       em.emit(`${t} = ${same} ? ${a} ${js} ${b} : bin(f, ${p}, ${em.k(op)}, ${a}, ${b});`);
       break;

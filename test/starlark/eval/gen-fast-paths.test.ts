@@ -264,6 +264,15 @@ return [l, d, t]
     sameError(body, message);
   });
 
+  it('compares with an int or string literal as the generic ==', () => {
+    same(`
+out = []
+for x in [0, 1, "a", "", True, False, None, 0.0, 1.0, 1 << 60, [0], (0,)]:
+    out.append([x == 0, x != 0, 0 == x, x == "a", "a" != x, x == 1, x == 1152921504606846976])
+return out
+`);
+  });
+
   it('concatenates with a string literal as add does', () => {
     same('x = "b"\nreturn ["a" + x, x + "c", "a" + "b", "k-" + str(3) + "-v", "" + x + ""]');
     sameError('x = 1\nreturn "a" + x', 'unknown binary op: string + int');
