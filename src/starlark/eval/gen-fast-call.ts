@@ -50,7 +50,8 @@ export function genBuiltinFast(
   args: readonly string[],
   t: string,
 ): boolean {
-  const shape = builtinShapes[name];
+  // Own properties only: the name is the script's, and may be `constructor` or `__proto__`.
+  const shape = Object.hasOwn(builtinShapes, name) ? builtinShapes[name] : undefined;
   if (shape === undefined || args.length !== 1 || !(fn instanceof Builtin)) return false;
   if (universe.get(name) !== fn) return false;
   const x = em.obj(args[0] as string);
@@ -124,7 +125,8 @@ export function genMethodFast(
   site: string,
 ): void {
   const call = `callAt(f, ${site}, ${r}, [${args.join(', ')}])`;
-  const shape = methodShapes[name];
+  // Own properties only: the name is the script's, and may be `constructor` or `__proto__`.
+  const shape = Object.hasOwn(methodShapes, name) ? methodShapes[name] : undefined;
   if (shape === undefined || !methodArity[name]!.includes(args.length)) {
     em.emit(`${t} = ${call};`);
     return;

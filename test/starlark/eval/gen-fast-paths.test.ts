@@ -149,6 +149,10 @@ return [d.get("a"), d.get("b"), d.get("b", 0), d.get(2, 0), d.get((1, 2)), d.get
     ['s = "abc"\ns.replace(1, "x")', 'replace: for parameter old: got int, want string'],
     ['s = "abc"\ns.replace("a", None)', 'replace: for parameter new: got NoneType, want string'],
     ['s = (1,)\ns.replace("a", "b")', 'tuple has no .replace field or method'],
+    ['s = [1]\ns.constructor(1)', 'list has no .constructor field or method'],
+    ['s = "a"\ns.toString()', 'string has no .toString field or method'],
+    ['s = {}\ns.__proto__(1, 2)', 'dict has no .__proto__ field or method'],
+    ['s = {}\ns.hasOwnProperty("a")', 'dict has no .hasOwnProperty field or method'],
   ])('%s fails as the generic call does', (body, message) => {
     sameError(body, message);
   });
