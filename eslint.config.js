@@ -78,6 +78,7 @@ const COMPILER_RECURSION = [
   'src/starlark/eval/gen-call.ts',
   'src/starlark/eval/gen-comp.ts',
   'src/starlark/eval/gen-expr.ts',
+  'src/starlark/eval/gen-fast-helpers.ts',
   'src/starlark/eval/gen-function.ts',
   'src/starlark/eval/gen-fused.ts',
   'src/starlark/eval/gen-loop.ts',

@@ -54,6 +54,16 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
   const safe = `(${t} = ${a} OP ${b}) <= ${MAX} && ${t} >= -${MAX}`;
   switch (op) {
     case '+':
+      if (typeof em.constValue(a) === 'string' || typeof em.constValue(b) === 'string') {
+        // `"key-" + s`: a string literal operand makes string concatenation the case to inline.
+        const [x, y] = [em.obj(a), em.obj(b)];
+        const tests = [x, y].filter((v) => typeof em.constValue(v) !== 'string');
+        const types = tests.map((v) => `typeof ${v} === 'string' && `).join('');
+        em.emit(
+          `${t} = ${types}${x}.length + ${y}.length <= th.maxAlloc ? ${x} + ${y} : add(f, ${p}, ${x}, ${y});`,
+        );
+        break;
+      }
       em.emit(`${t} = ${both} && ${safe.replace('OP', '+')} ? ${t} : add(f, ${p}, ${a}, ${b});`);
       break;
     case '-':
@@ -75,13 +85,23 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
       break;
     case '==':
     case '!=': {
-      const same = `typeof ${a} === typeof ${b} && (typeof ${a} === 'number' || typeof ${a} === 'string' || typeof ${a} === 'boolean')`;
+      // Against an int or string literal, one type test says the other operand's type.
+      const lit = [a, b].find((x) => isNum(x) || typeof em.constValue(x) === 'string');
+      const other = lit === a ? b : a;
+      const kind = lit !== undefined && isNum(lit) ? 'number' : 'string';
+      const same =
+        lit !== undefined && !isNum(other) && em.constValue(other) === undefined
+          ? `typeof ${other} === '${kind}'`
+          : `typeof ${a} === typeof ${b} && (typeof ${a} === 'number' || typeof ${a} === 'string' || typeof ${a} === 'boolean')`;
       const js = op === '==' ? '===' : '!==';
       em.emit(`${t} = ${same} ? ${a} ${js} ${b} : bin(f, ${p}, ${em.k(op)}, ${a}, ${b});`);
       break;
     }
     case '^':
-      em.emit(`${t} = xor(f, ${p}, ${a}, ${b});`);
+      // Hashes mix a small int into a big accumulator: `h ^ ord(c)`.
+      em.emit(
+        `${t} = typeof ${a} === 'bigint' && typeof ${b} === 'number' ? (${t} = ${a} ^ toBigInt(${b})) > MAXBIG || ${t} < -MAXBIG ? ${t} : toNumber(${t}) : xor(f, ${p}, ${a}, ${b});`,
+      );
       break;
     case '&':
       em.emit(`${t} = and(f, ${p}, ${a}, ${b});`);

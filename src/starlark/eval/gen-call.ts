@@ -10,6 +10,7 @@ import { MethodSite } from './compile-call.js';
 import { encodePos } from './context.js';
 import { genElems, genExpr, genIdent } from './gen-expr.js';
 import { num, type Emitter } from './gen-emitter.js';
+import { genBuiltinFast, genMethodFast } from './gen-fast-call.js';
 
 /** `fn(a, b)`: the callee, then the arguments, then the call (as `plainCall`). */
 function plainCall(em: Emitter, e: A.CallExpr): string {
@@ -24,7 +25,9 @@ function plainCall(em: Emitter, e: A.CallExpr): string {
   em.emit(`f.pos = ${p};`);
   if (e.fn.kind === 'Ident' && e.fn.binding?.scope === 'universal' && fnx.startsWith('k')) {
     // A universal value (a constant): never a Starlark function, most often a builtin.
-    const builtin = em.c.mod.lookup(e.fn.name) instanceof Builtin;
+    const fn = em.c.mod.lookup(e.fn.name);
+    if (genBuiltinFast(em, e.fn.name, fn, fnx, args, t)) return t;
+    const builtin = fn instanceof Builtin;
     em.emit(`${t} = ${builtin ? 'callBuiltin' : 'callPositional'}(f, ${fnx}, ${list});`);
     return t;
   }
@@ -44,7 +47,7 @@ function methodCall(em: Emitter, e: A.CallExpr, dot: A.DotExpr): string {
     e.args.map((a) => a.value),
   );
   const t = em.temp();
-  em.emit(`${t} = callAt(f, ${site}, ${r}, [${args.join(', ')}]);`);
+  genMethodFast(em, dot.name, r, args, t, em.pos(e), site);
   return t;
 }
 

@@ -60,6 +60,12 @@ export class Emitter {
     return `k${num(i)}`;
   }
 
+  /** The value of a constant atom (`k3`), or undefined for any other atom. */
+  constValue(a: string): unknown {
+    const m = /^k([0-9]+)$/.exec(a);
+    return m === null ? undefined : this.consts[Number(m[1])];
+  }
+
   temp(): string {
     return `t${num(this.ntemps++)}`;
   }
@@ -116,6 +122,6 @@ export class Emitter {
  * script text reaches the source; a failure is an internal error, and the closures run instead.
  */
 export function checkSource(src: string): boolean {
-  const stripped = src.replace(/'(?:use strict|number|string|boolean)'/g, '');
-  return /^[\w\s;,.(){}[\]=!<>&|?:+\-*%/]*$/.test(stripped) && !/\/[/*]|\*\//.test(stripped);
+  const stripped = src.replace(/'(?:use strict|number|string|boolean|bigint)'/g, '');
+  return /^[\w\s;,.(){}[\]=!<>&|^?:+\-*%/]*$/.test(stripped) && !/\/[/*]|\*\//.test(stripped);
 }

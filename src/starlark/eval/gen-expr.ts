@@ -126,6 +126,26 @@ function sliceExpr(em: Emitter, e: A.SliceExpr): string {
   return t;
 }
 
+/**
+ * `a[i]`: a non-negative index within a list, tuple or string inline (as `idx` has them), any
+ * other case through `idx`, which also sets the position for its errors.
+ */
+function indexExpr(em: Emitter, e: A.IndexExpr): string {
+  const a = em.obj(genExpr(em, e.x));
+  const i = genExpr(em, e.index);
+  const t = em.temp();
+  const slow = `idx(f, ${em.pos(e)}, ${a}, ${i})`;
+  const seq = `(${a} instanceof Tuple || ${a} instanceof List) && ${i} < ${a}.items.length ? ${a}.items[${i}]`;
+  if (/^[0-9]/.test(i)) {
+    // `t[0]`: a literal index is a tuple's or list's field, most often.
+    em.emit(`${t} = ${seq} : ${slow};`);
+    return t;
+  }
+  const str = `typeof ${a} === 'string' ? ${i} < ${a}.length ? ${a}[${i}] : ${slow}`;
+  em.emit(`${t} = typeof ${i} !== 'number' || ${i} < 0 ? ${slow} : ${str} : ${seq} : ${slow};`);
+  return t;
+}
+
 export function genExpr(em: Emitter, e: A.Expr): string {
   switch (e.kind) {
     case 'Ident':
@@ -163,13 +183,8 @@ export function genExpr(em: Emitter, e: A.Expr): string {
       em.emit(`${t} = attr(f, ${em.pos(e)}, ${x}, ${em.k(e.name)});`);
       return t;
     }
-    case 'Index': {
-      const a = genExpr(em, e.x);
-      const i = genExpr(em, e.index);
-      const t = em.temp();
-      em.emit(`${t} = idx(f, ${em.pos(e)}, ${a}, ${i});`);
-      return t;
-    }
+    case 'Index':
+      return indexExpr(em, e);
     case 'Slice':
       return sliceExpr(em, e);
     case 'Call':

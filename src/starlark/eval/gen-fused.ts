@@ -10,7 +10,7 @@ import { intAdd, intMul, intSub, pow2Bits, toBig } from '../values/arith.js';
 import type * as A from '../syntax/ast.js';
 import { unparen } from '../syntax/ast.js';
 import { encodePos } from './context.js';
-import type { Emitter } from './gen-emitter.js';
+import { num, type Emitter } from './gen-emitter.js';
 import { genExpr } from './gen-expr.js';
 import { mulModShape } from './compile-mulmod.js';
 import { modPow2Shape } from './compile-mod-pow2.js';
@@ -23,6 +23,10 @@ export interface FusedSite {
   readonly mulPos: number;
   readonly sumPos: number;
   readonly modPos: number;
+  /** k when the modulus is a literal 2^k (k > 0), else -1 (found at run time). */
+  readonly bits: number;
+  /** The multiplier as a bigint, when it is an int literal. */
+  readonly yBig: bigint | undefined;
 }
 
 function isInt(v: Value): v is number | bigint {
@@ -93,16 +97,40 @@ export function modPow2(
     }
     dd = d;
   }
-  const bits = typeof m === 'bigint' && m > 0n ? pow2Bits(m) : -1;
+  const bits = s.bits >= 0 ? s.bits : typeof m === 'bigint' && m > 0n ? pow2Bits(m) : -1;
   if (bits > 0) {
-    const p = bi === undefined ? toBig(a) : toBig(a) * toBig(bi);
-    return normInt(BigInt.asUintN(bits, s.minus ? p - toBig(dd) : p + toBig(dd)));
+    // A literal factor comes converted (`yBig`); a missing addend adds nothing.
+    let p = toBig(a);
+    if (bi !== undefined) p *= s.yBig ?? toBig(bi);
+    if (d !== undefined) p = s.minus ? p - toBig(dd) : p + toBig(dd);
+    return normInt(BigInt.asUintN(bits, p));
   }
   let v = bi === undefined ? a : intMul(a, bi);
   if (d !== undefined) v = s.minus ? intSub(v, dd) : intAdd(v, dd);
   if (typeof v === 'number' && typeof m === 'number' && v >= 0 && m > 0) return v % m;
   f.pos = s.modPos;
   return binary('%', v, m, f.thread);
+}
+
+/** k when a big int modulus `m` is 2^k, k > 0; else -1. */
+export function modBits(m: bigint): number {
+  return m > 0n ? pow2Bits(m) : -1;
+}
+
+/** The value of an int literal as a bigint, else undefined. */
+function literalBig(e: A.Expr): bigint | undefined {
+  e = unparen(e);
+  if (e.kind !== 'Literal' || e.value.type !== 'int') return undefined;
+  const v = e.value.v;
+  return typeof v === 'bigint' ? v : BigInt(v);
+}
+
+/** k when `e` is a big int literal 2^k (past 2^53, as `modPow2` tests at run time); else -1. */
+function literalPow2Bits(e: A.Expr): number {
+  e = unparen(e);
+  if (e.kind !== 'Literal' || e.value.type !== 'int' || typeof e.value.v !== 'bigint') return -1;
+  const v = e.value.v;
+  return v > 0n && (v & (v - 1n)) === 0n ? v.toString(2).length - 1 : -1;
 }
 
 /** A literal, or a local the emitter knows is bound: evaluating it cannot fail. */
@@ -123,6 +151,8 @@ export function genFused(em: Emitter, e: A.BinaryExpr): string | null {
       mulPos: encodePos(mm.mul),
       sumPos: mm.sum === null ? 0 : encodePos(mm.sum),
       modPos: encodePos(e),
+      bits: -1,
+      yBig: undefined,
     };
     const a = genExpr(em, mm.mul.x);
     const b = genExpr(em, mm.mul.y);
@@ -143,12 +173,32 @@ export function genFused(em: Emitter, e: A.BinaryExpr): string | null {
     mulPos: mul === null ? 0 : encodePos(mul),
     sumPos: sum === null ? 0 : encodePos(sum),
     modPos: encodePos(e),
+    bits: literalPow2Bits(e.y),
+    yBig: y === null ? undefined : literalBig(y),
   };
   const a = genExpr(em, mul !== null ? mul.x : (sum as A.BinaryExpr).x);
   const b = y === null ? 'undefined' : genExpr(em, y);
   const d = z === null ? 'undefined' : genExpr(em, z);
   const m = genExpr(em, e.y);
   const t = em.temp();
-  em.emit(`${t} = modPow2(f, ${em.k(site)}, ${a}, ${b}, ${d}, ${m});`);
+  const call = `modPow2(f, ${em.k(site)}, ${a}, ${b}, ${d}, ${m})`;
+  const zBig = z === null ? undefined : literalBig(z);
+  if ((y === null || site.yBig !== undefined) && (z === null || zBig !== undefined)) {
+    // `(h * 1099511628211) % 2**64` on a big h, the hashes' and PRNGs' step: bigint operators
+    // inline, literal operands as bigint constants, no helper call and no conversion. A
+    // modulus in a local is tested at run time (`pow2Bits` remembers the last one).
+    let x = a;
+    if (site.yBig !== undefined) x = `${x} * ${em.k(site.yBig)}`;
+    if (zBig !== undefined) x = `${x} ${site.minus ? '-' : '+'} ${em.k(zBig)}`;
+    const literal = site.bits > 0;
+    const bits = literal ? num(site.bits) : t;
+    const r = `(${t} = asUintN(${bits}, ${x})) > MAXBIG ? ${t} : toNumber(${t})`;
+    const test = literal
+      ? `typeof ${a} === 'bigint'`
+      : `typeof ${a} === 'bigint' && typeof ${m} === 'bigint' && (${t} = modBits(${m})) > 0`;
+    em.emit(`${t} = ${test} ? ${r} : ${call};`);
+    return t;
+  }
+  em.emit(`${t} = ${call};`);
   return t;
 }

@@ -62,6 +62,8 @@ export function mod(f: Frame, p: number, a: Value, b: Value): Value {
 }
 
 export function xor(f: Frame, p: number, a: Value, b: Value): Value {
+  // Hashes mix a small int into a big accumulator.
+  if (typeof a === 'bigint' && typeof b === 'number') return normInt(a ^ BigInt(b));
   return isInt(a) && isInt(b) ? intXor(a, b) : bin(f, p, '^', a, b);
 }
 

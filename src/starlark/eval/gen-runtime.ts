@@ -23,7 +23,8 @@ import {
   typeName,
   type Value,
 } from '../values/index.js';
-import { modPow2, mulMod } from './gen-fused.js';
+import { modBits, modPow2, mulMod } from './gen-fused.js';
+import { fastHelpers } from './gen-fast-helpers.js';
 import { add, and, augment, bin, mod, mul, neg, or, shr, sub, unop, xor } from './gen-ops.js';
 import { unpack } from './compile-assign.js';
 import { MethodSite, callAt, callPositional, callValue } from './compile-call.js';
@@ -208,6 +209,12 @@ function makeRuntime() {
     StarFunction,
     MethodSite,
     NOLOCALS: [] as Array<Value | undefined>,
+    fromCharCode: String.fromCharCode,
+    numStr: String,
+    asUintN: BigInt.asUintN,
+    toNumber: Number,
+    toBigInt: BigInt,
+    MAXBIG: BigInt(Number.MAX_SAFE_INTEGER),
     truth,
     iterate,
     index,
@@ -225,6 +232,7 @@ function makeRuntime() {
     shr,
     mulMod,
     modPow2,
+    modBits,
     and,
     or,
     neg,
@@ -249,6 +257,7 @@ function makeRuntime() {
     spreadKwargs,
     mkfn,
     step,
+    ...fastHelpers(),
   };
 }
 

@@ -29,14 +29,26 @@ function augmented(em: Emitter, s: A.AssignStmt): void {
       return;
     }
     case 'Index': {
-      const a = genExpr(em, lhs.x);
+      const a = em.obj(genExpr(em, lhs.x));
       const k = genExpr(em, lhs.index);
       const lp = em.pos(lhs);
       const old = em.temp();
       em.emit(`f.pos = ${lp};`);
-      em.emit(`${old} = index(${a}, ${k});`);
+      // `a[i] += x` on a list: the element read and written in place, when in range.
+      const kNum = /^[0-9]/.test(k) ? '' : `typeof ${k} === 'number' && ${k} >= 0 && `;
+      const inList = `${a} instanceof List && ${kNum}${k} < ${a}.items.length`;
+      em.emit(`${old} = ${inList} ? ${a}.items[${k}] : index(${a}, ${k});`);
       const b = genExpr(em, s.rhs);
-      em.emit(`augIndex(f, ${p}, ${lp}, ${op}, ${a}, ${k}, ${old}, ${b});`);
+      const slow = `augIndex(f, ${p}, ${lp}, ${op}, ${a}, ${k}, ${old}, ${b});`;
+      if (!isAdd) {
+        em.emit(slow);
+        return;
+      }
+      const sum = em.temp();
+      const ok = `typeof ${old} === 'number' && typeof ${b} === 'number' && (${sum} = ${old} + ${b}) <= ${MAX} && ${sum} >= -${MAX}`;
+      em.emit(
+        `if (${inList} && !${a}.frozen && ${a}.itercount === 0 && ${ok}) { f.pos = ${lp}; ${a}.items[${k}] = ${sum}; } else ${slow}`,
+      );
       return;
     }
     case 'Dot': {

@@ -17,6 +17,7 @@ import {
 } from '../values/index.js';
 import { iterableArg } from './args.js';
 import { strFormat } from './str-format.js';
+import { replaceIn } from './str-replace.js';
 import { splitMethods } from './str-split.js';
 import { stringView } from './string-iterables.js';
 import {
@@ -133,16 +134,25 @@ function noArgs(name: string, f: (s: string) => Value): Method {
 function join(thread: Thread, args: Args, kw: Kw, self: Value): Value {
   const [x] = unpackPositional('join', args, kw, 1, 1);
   const items = iterableArg('join', x!, thread);
-  // A plain loop, not a callback: V8 optimises a hot loop in a rarely-called builtin at once.
-  let total = items.length > 0 ? (self as string).length * (items.length - 1) : 0;
+  thread.alloc(joinedLength(items, (self as string).length));
+  return (items as string[]).join(self as string);
+}
+
+/**
+ * Length of `items` (all strings, else the error) joined by a separator of `sep` units. A
+ * function of its own, ending with its loop: V8 optimises the hot loop of a rarely called
+ * builtin on the spot (OSR), and that code must not be re-entered, call after call, only to
+ * deoptimise at code after the loop that had not run when it was compiled.
+ */
+function joinedLength(items: readonly Value[], sep: number): number {
+  let total = items.length > 0 ? sep * (items.length - 1) : 0;
   for (let i = 0; i < items.length; i++) {
     const v = items[i];
     if (typeof v !== 'string')
       throw new StarlarkError(`join: in list, want string, got ${typeName(v!)}`);
     total += v.length;
   }
-  thread.alloc(total);
-  return (items as string[]).join(self as string);
+  return total;
 }
 
 function partitionImpl(name: string, last: boolean): Method {
@@ -162,29 +172,7 @@ function replace(thread: Thread, args: Args, kw: Kw, self: Value): Value {
   const [o, n, c] = unpackArgs('replace', args, kw, ['old', 'new', 'count?']);
   const old = wantString('replace', 'old', o!);
   const nw = wantString('replace', 'new', n!);
-  let limit = c === undefined ? -1 : wantSmallInt('replace', 'count', c);
-  if (limit < 0) limit = Infinity;
-  let out = '';
-  let pos = 0;
-  let done = 0;
-  if (old.length === 0) {
-    thread.alloc(s.length + Math.min(limit, s.length + 1) * nw.length);
-    // Python inserts `new` between every character (and at both ends).
-    for (; pos <= s.length && done < limit; done++) {
-      out += nw + (pos < s.length ? s[pos]! : '');
-      pos++;
-    }
-    out += s.slice(pos);
-    thread.alloc(out.length);
-    return out;
-  }
-  for (let i = s.indexOf(old); i >= 0 && done < limit; i = s.indexOf(old, pos)) {
-    out += s.slice(pos, i) + nw;
-    pos = i + old.length;
-    done++;
-    thread.alloc(out.length);
-  }
-  return out + s.slice(pos);
+  return replaceIn(thread, s, old, nw, c === undefined ? -1 : wantSmallInt('replace', 'count', c));
 }
 
 function affixRemove(name: string, suffix: boolean): Method {

@@ -135,7 +135,7 @@ function radixPass(cur: number[], key: Float64Array, range: number, reverse: boo
     halves[2 * p + 1] = hi;
   }
   words.sort();
-  const next: number[] = [];
-  for (let q = 0; q < n; q++) next.push(cur[halves[2 * q]! & (INDEX_BITS - 1)]!);
+  const next = new Array<number>(n);
+  for (let q = 0; q < n; q++) next[q] = cur[halves[2 * q]! & (INDEX_BITS - 1)]!;
   return next;
 }

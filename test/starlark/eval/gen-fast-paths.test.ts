@@ -1,0 +1,333 @@
+import { describe, expect, it } from 'vitest';
+import {
+  StarFunction,
+  callFunction,
+  execModule,
+  repr,
+  type ExecModuleOptions,
+} from '../../../src/starlark/index.js';
+
+/**
+ * The generated code's inline fast paths (eval/gen-fast-call.ts, the inline `a[i]`, string
+ * concatenation and bigint shapes) against the closure compiler: the fast case, the fallback
+ * when the receiver, argument or builtin is something else, and errors raised on the way, which
+ * must carry the same message, position, call stack, traceback and step count.
+ */
+
+interface Outcome {
+  globals?: string;
+  steps?: number;
+  error?: string;
+  stack?: string;
+  traceback?: string;
+}
+
+function outcome(src: string, codegen: boolean, opts: Partial<ExecModuleOptions>): Outcome {
+  try {
+    const m = execModule({ file: 'f.star', source: src, codegen, ...opts });
+    const globals = [...m.globals]
+      .filter(([, v]) => !(v instanceof StarFunction))
+      .map(([k, v]) => `${k}=${repr(v)}`)
+      .join('; ');
+    return { globals, steps: m.steps };
+  } catch (e) {
+    const err = e as Error & { callStack?: unknown; traceback?: string };
+    return {
+      error: err.message,
+      stack: JSON.stringify(err.callStack),
+      traceback: err.traceback ?? '',
+    };
+  }
+}
+
+/** Runs `body` (indented into `def f():`) on both backends; returns the generated one's outcome. */
+function same(body: string, opts: Partial<ExecModuleOptions> = {}): Outcome {
+  const src = `def f():\n${body
+    .trim()
+    .split('\n')
+    .map((l) => '    ' + l)
+    .join('\n')}\nr = f()\n`;
+  const gen = outcome(src, true, opts);
+  expect(gen).toEqual(outcome(src, false, opts));
+  return gen;
+}
+
+function sameError(body: string, message: string, opts: Partial<ExecModuleOptions> = {}): void {
+  const out = same(body, opts);
+  expect(out.error).toContain(message);
+}
+
+describe('builtin fast paths', () => {
+  it('len, ord, chr, str and range give the generic results', () => {
+    const out = same(`
+s = "héllo😀"
+return [len(s), len([1, 2]), len((1,)), len({"a": 1}), len(set([1])), len(range(5)), len(b"ab"),
+        [ord(c) for c in s.elems()], ord("😀"), ord(b"a"), chr(97), chr(0xd7ff), chr(0xd800),
+        chr(0x1f600), str("x"), str(12), str(-3), str(1 << 70), str(1.5), str([1, "a"]), str(None),
+        str(True), list(range(4)), list(range(-2)), range(3)]
+`);
+    expect(out.globals).toContain('128512');
+  });
+
+  it.each([
+    ['len(3)', 'len: value of type int has no len'],
+    ['ord("ab")', 'ord: string encodes 2 Unicode code points, want 1'],
+    ['ord(1)', 'ord: got int, want string or bytes'],
+    ['chr(-1)', 'chr: Unicode code point -1 out of range (<0)'],
+    ['chr(1 << 70)', 'out of range (>0x10FFFF)'],
+    ['chr("a")', 'chr: got string, want int'],
+    ['range(1 << 70)', 'range: stop'],
+    ['range("a")', 'range: for parameter stop: got string, want int'],
+  ])('%s fails as the generic call does', (call, message) => {
+    sameError(`x = 1\nreturn ${call}`, message);
+  });
+
+  it('calls the script binding of a shadowed builtin name', () => {
+    const src = `
+def len(x):
+    return 42
+def g(str):
+    return [len("abc"), str(5)]
+r = g(lambda v: "s%d" % v)
+`;
+    const gen = outcome(src, true, {});
+    expect(gen).toEqual(outcome(src, false, {}));
+    expect(gen.globals).toBe('r=[42, "s5"]');
+  });
+
+  it('calls a host value predeclared under a builtin name', () => {
+    const src = 'def f():\n    return len("abc")\nr = f()\n';
+    const opts = { predeclared: new Map([['len', 'not callable']]) };
+    const gen = outcome(src, true, opts);
+    expect(gen).toEqual(outcome(src, false, opts));
+    expect(gen.error).toContain('invalid call of non-function (string)');
+  });
+});
+
+describe('method fast paths', () => {
+  it('append, startswith and endswith give the generic results', () => {
+    same(`
+out = []
+for i in range(5):
+    out.append(i)
+    out.append(str(i) * i)
+t = ("ab", "cd")
+return [out, "abc".startswith("ab"), "abc".startswith(t), "abc".endswith("bc"), "cd".endswith(t),
+        "abc".startswith("abc", 1), "abc".endswith("")]
+`);
+  });
+
+  it.each([
+    ['x = [1]\nfor v in x:\n    x.append(v)', 'cannot append to list during iteration'],
+    ['x = {}\nx.append(1)', 'dict has no .append field or method'],
+    ['x = "s"\nx.append(1)', 'string has no .append field or method'],
+    ['x = []\nx.append()', 'append: got 0 arguments, want 1'],
+    ['x = []\nx.append(1, 2)', 'append: got 2 arguments, want 1'],
+    ['x = "abc"\nx.startswith(1)', 'startswith: got int, want string or tuple of string'],
+    ['x = "abc"\nx.endswith(("a", 1))', 'endswith: want string, got int, for element 1'],
+    ['x = [1]\nx.startswith("a")', 'list has no .startswith field or method'],
+  ])('%s fails as the generic call does', (body, message) => {
+    sameError(body, message);
+  });
+
+  it('get, lower, upper and replace give the generic results', () => {
+    same(`
+d = {"a": 1, 2: "two", (1, 2): 3, 1.5: "f"}
+long = "Mixed Case " * 10
+return [d.get("a"), d.get("b"), d.get("b", 0), d.get(2, 0), d.get((1, 2)), d.get(1.5), d.get(1),
+        "AbC".lower(), "AbC".upper(), long.lower(), long.upper(), "é".upper(),
+        "a-b-c".replace("-", "+"), long.replace("Case", "x"), "abc".replace("z", "y")]
+`);
+  });
+
+  it.each([
+    ['d = {}\nd.get([1])', 'get: unhashable type: list'],
+    ['d = {}\nd.get()', 'get: got 0 arguments, want at least 1'],
+    ['d = []\nd.get(1)', 'list has no .get field or method'],
+    ['s = "a"\ns.lower(1)', 'lower: got 1 arguments, want 0'],
+    ['s = [1]\ns.upper()', 'list has no .upper field or method'],
+    ['s = "abc"\ns.replace(1, "x")', 'replace: for parameter old: got int, want string'],
+    ['s = "abc"\ns.replace("a", None)', 'replace: for parameter new: got NoneType, want string'],
+    ['s = (1,)\ns.replace("a", "b")', 'tuple has no .replace field or method'],
+    ['s = [1]\ns.constructor(1)', 'list has no .constructor field or method'],
+    ['s = "a"\ns.toString()', 'string has no .toString field or method'],
+    ['s = {}\ns.__proto__(1, 2)', 'dict has no .__proto__ field or method'],
+    ['s = {}\ns.hasOwnProperty("a")', 'dict has no .hasOwnProperty field or method'],
+  ])('%s fails as the generic call does', (body, message) => {
+    sameError(body, message);
+  });
+
+  it('charges long strings the same steps', () => {
+    const long = '"' + 'x'.repeat(300) + '"';
+    for (let n = 1; n < 40; n += 3)
+      same(
+        `s = ${long}\nfor i in range(10):\n    s.lower()\n    s.upper()\n    s.replace("x", "y")`,
+        {
+          limits: { maxSteps: n },
+        },
+      );
+  });
+
+  it('refuses to append to a frozen list', () => {
+    const src = 'x = []\ndef f(v):\n    x.append(v)\n';
+    const errors = [true, false].map((codegen) => {
+      const m = execModule({ file: 'f.star', source: src, codegen });
+      try {
+        callFunction(m.globals.get('f')!, [1], null);
+      } catch (e) {
+        const err = e as Error & { callStack?: unknown };
+        return [err.message, JSON.stringify(err.callStack)];
+      }
+      return null;
+    });
+    expect(errors[0]).toEqual(errors[1]);
+    expect(errors[0]![0]).toContain('cannot append to frozen list');
+  });
+
+  it('refuses to update a frozen list in place', () => {
+    const src = 'x = [1]\ndef f(v):\n    x[0] += v\n';
+    const errors = [true, false].map((codegen) => {
+      const m = execModule({ file: 'f.star', source: src, codegen });
+      try {
+        callFunction(m.globals.get('f')!, [1], null);
+      } catch (e) {
+        const err = e as Error & { callStack?: unknown };
+        return [err.message, JSON.stringify(err.callStack)];
+      }
+      return null;
+    });
+    expect(errors[0]).toEqual(errors[1]);
+    expect(errors[0]![0]).toContain('frozen list');
+  });
+
+  it('reports a later step-limit error at the same position', () => {
+    for (let n = 40; n < 60; n++)
+      same(
+        `out = [0]\nfor i in range(100):\n    out.append(i)\n    out[0] += i\n    "a".startswith("a")`,
+        {
+          limits: { maxSteps: n },
+        },
+      );
+  });
+});
+
+describe('inline operators', () => {
+  it('indexes lists, tuples and strings as idx does', () => {
+    same(`
+l = [1, 2, 3]
+t = (4, 5)
+s = "héllo"
+d = {0: "zero", "k": 1}
+return [l[0], l[2], l[-1], t[1], t[-2], s[0], s[4], s[-1], d[0], d["k"], range(5)[3], b"ab"[1]]
+`);
+  });
+
+  it.each([
+    ['[1][1]', 'list index 1 out of range'],
+    ['(1, 2)[-3]', 'tuple index -3 out of range'],
+    ['"ab"[2]', 'string index 2 out of range'],
+    ['[1][True]', 'got bool, want int'],
+    ['"ab"[1.0]', 'got float, want int'],
+    ['(1,)[1 << 70]', 'out of range'],
+    ['{}[0]', 'key 0 not in dict'],
+    ['None[0]', 'unhandled index operation NoneType[int]'],
+  ])('%s fails as idx does', (expr, message) => {
+    sameError(`x = 1\ni = 0\nreturn ${expr}`, message);
+  });
+
+  it('updates list elements in place with += as augIndex does', () => {
+    same(`
+l = [1, "a", [2], 9007199254740990, 5]
+d = {"k": 1}
+i = 0
+l[0] += 2
+l[i] += 3
+l[1] += "b"
+l[2] += [3]
+l[3] += 5
+l[-1] += 1
+l[4] -= 10
+d["k"] += 1
+t = [0]
+for j in range(5):
+    t[0] += j
+return [l, d, t]
+`);
+  });
+
+  it.each([
+    ['l = [1]\nl[1] += 1', 'list index 1 out of range'],
+    ['l = [1]\nl[-2] += 1', 'list index -2 out of range'],
+    ['l = [1]\nl["a"] += 1', 'got string, want int'],
+    ['l = [1]\nl[0] += "a"', 'unknown binary op: int + string'],
+    ['l = [1]\nfor v in l:\n    l[0] += 1', 'cannot assign to element of list during iteration'],
+    ['l = [1, 2]\nl[1] += l.pop()', 'list index 1 out of range'],
+    ['t = (1,)\nt[0] += 1', 'tuple'],
+    ['d = {}\nd["k"] += 1', 'key "k" not in dict'],
+  ])('%s fails as augIndex does', (body, message) => {
+    sameError(body, message);
+  });
+
+  it('compares with an int or string literal as the generic ==', () => {
+    same(`
+out = []
+for x in [0, 1, "a", "", True, False, None, 0.0, 1.0, 1 << 60, [0], (0,)]:
+    out.append([x == 0, x != 0, 0 == x, x == "a", "a" != x, x == 1, x == 1152921504606846976])
+return out
+`);
+  });
+
+  it('concatenates with a string literal as add does', () => {
+    same('x = "b"\nreturn ["a" + x, x + "c", "a" + "b", "k-" + str(3) + "-v", "" + x + ""]');
+    sameError('x = 1\nreturn "a" + x', 'unknown binary op: string + int');
+    sameError('x = 1\nreturn x + "a"', 'unknown binary op: int + string');
+    sameError('x = "abcdefgh"\nreturn "abc" + x', 'allocation of 11 elements exceeds the limit', {
+      limits: { maxAlloc: 10 },
+    });
+  });
+
+  it('mixes small ints into big ones with ^ as the generic operator', () => {
+    const out = same(`
+big = 14695981039346656037
+neg = -9007199254740992
+return [big ^ 97, big ^ 0, neg ^ 1, neg ^ 9007199254740991, (neg ^ 1) == -9007199254740991,
+        5 ^ 3, -5 ^ 3, big ^ big, 97 ^ big, big ^ -1, 1.5 if False else 0]
+`);
+    expect(out.globals).toContain('True');
+    sameError('x = 1 << 60\nreturn x ^ 1.5', 'unknown binary op: int ^ float');
+  });
+
+  it('keeps (h * K ± C) % 2^k with big literals or a modulus in a local as the generic operators', () => {
+    same(`
+m = 18446744073709551616
+m3 = 18446744073709551615
+out = []
+for h in [0, 7, -7, 1 << 60, -(1 << 60), 14695981039346656037]:
+    out.append([(h * 1099511628211) % 18446744073709551616,
+                (h * 6364136223846793005 + 1442695040888963407) % m,
+                (h * 6364136223846793005 - 1442695040888963407) % m,
+                (h * 1099511628211) % m3, (h + 18446744073709551617) % m])
+return out
+`);
+    sameError('m = 0\nh = 1 << 60\nreturn (h * 3) % m', 'integer modulo by zero');
+    sameError('m = 18446744073709551616\nh = None\nreturn (h * 3) % m', 'NoneType * int');
+  });
+});
+
+describe('str.replace', () => {
+  it('replaces as the loop did', () => {
+    same(`
+s = "the quick brown fox " * 3
+return [s.replace(" ", ""), s.replace("q", "Q"), s.replace("zz", "y"), s.replace("o", "0", 2),
+        "aaa".replace("aa", "b"), "abc".replace("", "-"), "abc".replace("", "-", 2),
+        "abc".replace("b", "$&"), s.replace("o", "0", -1), s.replace("fox", "dog", 0)]
+`);
+  });
+
+  it('fails with the first partial result too large, as the loop did', () => {
+    sameError('s = "ab" * 5\nreturn s.replace("a", "xxxx")', 'allocation of 24 elements', {
+      limits: { maxAlloc: 20 },
+    });
+    same('s = "ab" * 5\nreturn s.replace("a", "xx")', { limits: { maxAlloc: 20 } });
+  });
+});
