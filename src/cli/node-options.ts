@@ -13,8 +13,8 @@
  *   default V8 lets the old generation reach up to four times its live size before a full
  *   collection, so a load run left about 60 MB of dead objects committed (201 MB right after
  *   3,000 runs at concurrency 32, against 159–165 MB with both options).
- * The cost: more frequent collections, about 5% of script runs per second at concurrency 32
- * (`npm run bench:scripts`, two pairs: −1.5% to −16%), nothing measurable at concurrency 1. A
- * personal assistant idles far more than it runs 2,000 scripts a second.
+ * The cost: more frequent collections. Script runs per second at concurrency 32 came out at
+ * 0.38–0.46× the raw BullMQ figure with the options and 0.42–0.46× without them, over four
+ * pairs (`npm run bench:scripts`): within this machine's swing, a few percent at most.
  */
 export const nodeHeapOptions = ['--max-semi-space-size=4', '--heap-growing-percent=50'] as const;
