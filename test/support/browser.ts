@@ -137,7 +137,9 @@ export async function startSteward(
         clearTimeout(timer);
       }
       await dropPrefix(prefix);
-      rmSync(dir, { recursive: true, force: true });
+      // The engine's process group gets SIGTERM with Steward; a package install of OpenCode's
+      // may still be writing its config directory for a moment after the engine itself exited.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
