@@ -203,6 +203,13 @@ describe('codegen backend', () => {
   const errors: Record<string, string> = {
     unboundLocal: 'def f(c):\n    if c:\n        x = 1\n    return x\nf(False)\n',
     unboundGlobal: 'def f():\n    return y\nr = f()\ny = 1\n',
+    // Bound in a loop body: unbound again neither on a later iteration's earlier read nor after
+    // an empty loop; the generator's assignment tracking must forget what a body learned.
+    unboundBeforeInLoop:
+      'def f():\n    for i in range(3):\n        if i > 0:\n            print(x)\n        x = i\n    for i in range(2):\n        print(y)\n        y = i\nf()\n',
+    unboundAfterEmptyLoop: 'def f(n):\n    for i in range(n):\n        x = i\n    return x\nf(0)\n',
+    unboundAfterWhile:
+      'def f(n):\n    while n > 0:\n        z = n\n        n -= 1\n    return z\nf(0)\n',
     typeError: 'def f(a):\n    return a + "s"\ndef g():\n    return 1 + f(2)\ng()\n',
     index: 'def f(l):\n    return l[5]\nf([1])\n',
     dictKey: 'def f():\n    return {"a": 1}["b"]\nf()\n',
@@ -243,6 +250,8 @@ describe('codegen backend', () => {
       const src2 = name === 'frozen' ? src + 'def g():\n    f()\n' : src;
       const o = same(src2, opts);
       if (name !== 'frozen') expect(o.error).toBeDefined();
+      if (name.startsWith('unbound'))
+        expect(String(o.error)).toMatch(/referenced before assignment/);
     });
   }
 
