@@ -70,9 +70,13 @@ function assemble(em: Emitter, nslots: number, nlocals: number): string {
     `if (th.depth >= th.maxDepth) overflow();`,
     lets.length > 0 ? `let ${lets.join(', ')};` : '',
     `const fr = fn.free;`,
-    `const f = { pos: 0, ret: None, locals: NOLOCALS, free: fr, thread: th, file: code.file, fn: code.name };`,
     `step(th);`,
     `const frames = th.frames;`,
+    // A generated body never sets `ret` or `locals` (it returns, and its locals are JS
+    // variables), so a reused frame keeps theirs; see `EvalThread.genFrames`.
+    `let f = th.genFrames[frames.length];`,
+    `if (f === undefined) f = th.genFrames[frames.length] = { pos: 0, ret: None, locals: NOLOCALS, free: fr, thread: th, file: code.file, fn: code.name };`,
+    `else { f.pos = 0; f.free = fr; f.file = code.file; f.fn = code.name; }`,
     `frames.push(f);`,
     `th.depth++;`,
     `code.active++;`,
