@@ -59,12 +59,8 @@ function assemble(em: Emitter, nslots: number, nlocals: number): string {
     ...Array.from({ length: nlocals - nslots }, (_, i) => `l${num(i + nslots)}`),
     ...Array.from({ length: em.tempCount }, (_, i) => `t${num(i)}`),
   ];
-  const names = Object.keys(genRuntime());
   const consts = em.consts.map((_, i) => `k${num(i)} = K[${num(i)}]`);
-  return [
-    `'use strict';`,
-    `const { ${names.join(', ')} } = R;`,
-    consts.length > 0 ? `const ${consts.join(', ')};` : '',
+  const body = [
     `const direct = function (${['th', 'fn', ...params].join(', ')}) {`,
     `if (code.active > 0 && !th.recursion) recursive(code);`,
     `if (th.depth >= th.maxDepth) overflow();`,
@@ -95,6 +91,16 @@ function assemble(em: Emitter, nslots: number, nlocals: number): string {
     `return direct(${['th', 'fn', ...params.map((_, i) => `L[${num(i)}]`)].join(', ')});`,
     `};`,
     `return [direct, entry];`,
+  ].join('\n');
+  // Only the helpers the body names: each destructured one is a load when the function is
+  // made, and the shorter source is quicker for V8 to parse (a cold run makes every function).
+  const used = new Set(body.match(/[A-Za-z_$][\w$]*/g));
+  const names = Object.keys(genRuntime()).filter((n) => used.has(n));
+  return [
+    `'use strict';`,
+    names.length > 0 ? `const { ${names.join(', ')} } = R;` : '',
+    consts.length > 0 ? `const ${consts.join(', ')};` : '',
+    body,
   ].join('\n');
 }
 
