@@ -59,20 +59,20 @@ function assemble(em: Emitter, nslots: number, nlocals: number): string {
     ...Array.from({ length: nlocals - nslots }, (_, i) => `l${num(i + nslots)}`),
     ...Array.from({ length: em.tempCount }, (_, i) => `t${num(i)}`),
   ];
-  const names = Object.keys(genRuntime());
   const consts = em.consts.map((_, i) => `k${num(i)} = K[${num(i)}]`);
-  return [
-    `'use strict';`,
-    `const { ${names.join(', ')} } = R;`,
-    consts.length > 0 ? `const ${consts.join(', ')};` : '',
+  const body = [
     `const direct = function (${['th', 'fn', ...params].join(', ')}) {`,
     `if (code.active > 0 && !th.recursion) recursive(code);`,
     `if (th.depth >= th.maxDepth) overflow();`,
     lets.length > 0 ? `let ${lets.join(', ')};` : '',
     `const fr = fn.free;`,
-    `const f = { pos: 0, ret: None, locals: NOLOCALS, free: fr, thread: th, file: code.file, fn: code.name };`,
     `step(th);`,
     `const frames = th.frames;`,
+    // A generated body never sets `ret` or `locals` (it returns, and its locals are JS
+    // variables), so a reused frame keeps theirs; see `EvalThread.genFrames`.
+    `let f = th.genFrames[frames.length];`,
+    `if (f === undefined) f = th.genFrames[frames.length] = { pos: 0, ret: None, locals: NOLOCALS, free: fr, thread: th, file: code.file, fn: code.name };`,
+    `else { f.pos = 0; f.free = fr; f.file = code.file; f.fn = code.name; }`,
     `frames.push(f);`,
     `th.depth++;`,
     `code.active++;`,
@@ -91,6 +91,16 @@ function assemble(em: Emitter, nslots: number, nlocals: number): string {
     `return direct(${['th', 'fn', ...params.map((_, i) => `L[${num(i)}]`)].join(', ')});`,
     `};`,
     `return [direct, entry];`,
+  ].join('\n');
+  // Only the helpers the body names: each destructured one is a load when the function is
+  // made, and the shorter source is quicker for V8 to parse (a cold run makes every function).
+  const used = new Set(body.match(/[A-Za-z_$][\w$]*/g));
+  const names = Object.keys(genRuntime()).filter((n) => used.has(n));
+  return [
+    `'use strict';`,
+    names.length > 0 ? `const { ${names.join(', ')} } = R;` : '',
+    consts.length > 0 ? `const ${consts.join(', ')};` : '',
+    body,
   ].join('\n');
 }
 

@@ -57,6 +57,13 @@ export class EvalThread implements Thread {
   depth = 0;
   output = 0;
   readonly frames: FrameInfo[] = [];
+  /**
+   * Generated functions' frame objects by stack height, reused call after call: a frame is
+   * only ever reachable while its call is live (tracebacks copy positions out when an error
+   * is annotated), and two live calls never share a height. Reuse spares a cold run one
+   * allocation per call, and the scavenges that copy a program's young live data.
+   */
+  readonly genFrames: unknown[] = [];
   readonly local = new Map<string, unknown>();
   readonly maxSteps: number;
   readonly maxDepth: number;

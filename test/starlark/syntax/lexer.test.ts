@@ -17,6 +17,25 @@ function value(src: string): unknown {
 }
 
 describe('lexer', () => {
+  it('takes the longest operator at each position (operators looked up by first character)', () => {
+    const ops =
+      '//= << = >>= ** // < < >> == != <= >= += -= *= /= %= &= |= ^= + - * / % & | ^ ~ = . , ; :';
+    expect(kinds(ops).slice(0, -2)).toEqual(ops.split(' '));
+    expect(kinds('a<<=b**c//d')).toEqual([
+      'id:a',
+      '<<=',
+      'id:b',
+      '**',
+      'id:c',
+      '//',
+      'id:d',
+      'NEWLINE',
+      'EOF',
+    ]);
+    expect(kinds('([{}])!=x').slice(0, 7)).toEqual(['(', '[', '{', '}', ']', ')', '!=']);
+    expect(() => kinds('a ! b')).toThrow(/unexpected input character "!"/);
+  });
+
   it('emits indentation tokens, treating tabs as 8-column stops', () => {
     expect(kinds('if x:\n\ty\n        z\n')).toEqual([
       'if',
