@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { nodeHeapOptions } from '../dist/cli/node-options.js';
-import { freePort, sleep, startRedis } from './lib.mjs';
+import { freePort, sleep, startRedis, stewardEnv } from './lib.mjs';
 
 const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 10_000);
@@ -67,16 +67,7 @@ const child = spawn(
   ],
   {
     cwd: dir,
-    env: {
-      PATH: process.env.PATH,
-      REDIS_URL: redis.url,
-      STEWARD_PORT: String(port),
-      STEWARD_HOST: '127.0.0.1',
-      STEWARD_LOG_LEVEL: 'error',
-      STEWARD_ENGINE_AUTOSTART: 'false',
-      STEWARD_DATA_DIR: path.join(dir, 'data'),
-      STEWARD_WORKSPACE: path.join(dir, 'ws'),
-    },
+    env: stewardEnv({ dir, redisUrl: redis.url, port, STEWARD_ENGINE_AUTOSTART: 'false' }),
     stdio: 'ignore',
   },
 );

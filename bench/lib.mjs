@@ -1,6 +1,7 @@
 // Small helpers shared by the benchmarks.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import path from 'node:path';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -26,3 +27,18 @@ export async function startRedis(dir) {
 
 /** The value at percentile p of an ascending array. */
 export const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+
+/**
+ * The environment of a Steward process under a bench: its Redis, loopback port, quiet log, and
+ * data and workspace folders named `data<suffix>` and `ws<suffix>` under `dir`.
+ */
+export const stewardEnv = ({ dir, redisUrl, port, suffix = '', ...extra }) => ({
+  PATH: process.env.PATH,
+  REDIS_URL: redisUrl,
+  STEWARD_PORT: String(port),
+  STEWARD_HOST: '127.0.0.1',
+  STEWARD_LOG_LEVEL: 'error',
+  STEWARD_DATA_DIR: path.join(dir, `data${suffix}`),
+  STEWARD_WORKSPACE: path.join(dir, `ws${suffix}`),
+  ...extra,
+});

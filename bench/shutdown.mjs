@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, sleep, startRedis } from './lib.mjs';
+import { freePort, sleep, startRedis, stewardEnv } from './lib.mjs';
 
 const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-shutdown-'));
@@ -31,15 +31,7 @@ async function run(label, { stopRedisFirst }) {
   const port = await freePort();
   const child = spawn(process.execPath, [cli, 'api'], {
     cwd: dir,
-    env: {
-      PATH: process.env.PATH,
-      REDIS_URL: redis.url,
-      STEWARD_PORT: String(port),
-      STEWARD_HOST: '127.0.0.1',
-      STEWARD_LOG_LEVEL: 'error',
-      STEWARD_DATA_DIR: path.join(dir, `data-${label}`),
-      STEWARD_WORKSPACE: path.join(dir, `ws-${label}`),
-    },
+    env: stewardEnv({ dir, redisUrl: redis.url, port, suffix: `-${label}` }),
     stdio: 'ignore',
   });
   while ((await get(port, '/api/setup/status')) !== 200) await sleep(50);

@@ -2,7 +2,7 @@
 // against a private redis-server; baseline: a bare `node -e ''` start on the same machine.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { freePort, sleep, startRedis } from './lib.mjs';
+import { freePort, sleep, startRedis, stewardEnv } from './lib.mjs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -24,17 +24,8 @@ for (let i = 0; i < 3; i++) {
   const started = performance.now();
   const child = spawn(process.execPath, [cli, 'start'], {
     cwd: dir,
-    env: {
-      PATH: process.env.PATH,
-      REDIS_URL: redis.url,
-      STEWARD_PORT: String(port),
-      STEWARD_HOST: '127.0.0.1',
-      STEWARD_LOG_LEVEL: 'error',
-      // Steward's own footprint: the engine it would supervise is a process of its own.
-      STEWARD_ENGINE_AUTOSTART: 'false',
-      STEWARD_DATA_DIR: path.join(dir, 'data'),
-      STEWARD_WORKSPACE: path.join(dir, 'ws'),
-    },
+    // Steward's own footprint: the engine it would supervise is a process of its own.
+    env: stewardEnv({ dir, redisUrl: redis.url, port, STEWARD_ENGINE_AUTOSTART: 'false' }),
     stdio: 'ignore',
   });
   for (;;) {

@@ -1,8 +1,8 @@
 /**
  * The V8 heap options of Steward's server processes (`start`, `api`, `worker`). They are node's
- * own command-line options, so they live where node is called: the `start` script in package.json, the shebang
- * of `main.ts` (the `steward` command), the Docker entrypoint and `npm run bench:scripts`;
- * test/cli/node-options.test.ts keeps them in line with this list.
+ * own command-line options, so they live where node is called: the `start` script in
+ * package.json, the shebang of `main.ts` (the `steward` command), the Docker entrypoint and
+ * `npm run bench:scripts`; test/cli/node-options.test.ts keeps them in line with this list.
  *
  * Why (measured with `npm run bench:footprint`, same runs, against node's defaults):
  * - `--max-semi-space-size=4`: V8 grows the young generation of a busy process to 16 MB

@@ -30,12 +30,7 @@ export function createJobLockProbe(redis: Redis, bullKeyPrefix: string) {
       failedReason: !active && typeof failedReason === 'string' ? failedReason : null,
     };
   }
-  return {
-    look,
-    async workerLost(jobId: string): Promise<boolean> {
-      return (await look(jobId)).lost;
-    },
-  };
+  return { look };
 }
 
 export type JobLockProbe = ReturnType<typeof createJobLockProbe>;

@@ -30,13 +30,13 @@ describe('job lock probe', () => {
       afterAll(() => worker.close(true));
     });
     const waiting = await queue.add('w', {}, { delay: 60_000 });
-    expect(await probe.workerLost(waiting.id as string)).toBe(false);
+    expect((await probe.look(waiting.id as string)).lost).toBe(false);
     const job = await queue.add('a', {});
     await running;
-    expect(await probe.workerLost(job.id as string)).toBe(false);
+    expect((await probe.look(job.id as string)).lost).toBe(false);
     // The lock lapses (its worker died): active, unlocked.
     await connection.del(`${bull}:probe:${job.id}:lock`);
-    expect(await probe.workerLost(job.id as string)).toBe(true);
+    expect((await probe.look(job.id as string)).lost).toBe(true);
   });
 
   it('reads the reason of a failed job, and only once it left the active list', async () => {

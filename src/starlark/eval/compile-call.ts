@@ -10,6 +10,7 @@ import {
   lookupMethod,
   typeName,
   type BuiltinImpl,
+  type Callable,
   type Value,
 } from '../values/index.js';
 import type * as A from '../syntax/ast.js';
@@ -35,17 +36,25 @@ export function callValue(
     }
     return invoke(f.thread, fn, bindArgs(fn, args, kwargs));
   }
-  if (fn instanceof Builtin || isCallable(fn)) {
-    try {
-      return fn.call(f.thread, args, kwargs);
-    } catch (e) {
-      // Remember the innermost builtin, for the "Error in NAME:" line of tracebacks.
-      if (e instanceof StarlarkError && (e as BuiltinTagged).builtin === undefined)
-        (e as BuiltinTagged).builtin = fn.name;
-      throw e;
-    }
-  }
+  if (fn instanceof Builtin || isCallable(fn)) return callHost(f, fn, args, kwargs);
   throw new StarlarkError(`invalid call of non-function (${typeName(fn)})`);
+}
+
+/** Calls a builtin or other host callable (both backends). */
+export function callHost(
+  f: Frame,
+  fn: Callable,
+  args: Value[],
+  kwargs: Array<[string, Value]> | null,
+): Value {
+  try {
+    return fn.call(f.thread, args, kwargs);
+  } catch (e) {
+    // Remember the innermost builtin, for the "Error in NAME:" line of tracebacks.
+    if (e instanceof StarlarkError && (e as BuiltinTagged).builtin === undefined)
+      (e as BuiltinTagged).builtin = fn.name;
+    throw e;
+  }
 }
 
 const baseGetAttr = StarlarkObject.prototype.getAttr;
@@ -72,35 +81,47 @@ function argStep(c: FnCtx, a: A.Arg): ArgStep {
       };
     }
     case 'star':
-      return (f, args) => {
-        const x = v(f);
-        f.pos = p;
-        let it;
-        try {
-          it = iterate(x);
-        } catch {
-          throw new StarlarkError(`argument after * must be iterable, not ${typeName(x)}`);
-        }
-        try {
-          for (let e = it.next(); e !== undefined; e = it.next()) args.push(e);
-        } finally {
-          it.done();
-        }
-      };
+      return (f, args) => spreadArgs(f, p, args, v(f));
     case 'starstar':
       return (f, _args, kw) => {
-        const x = v(f);
-        f.pos = p;
-        if (!(x instanceof Dict))
-          throw new StarlarkError(`argument after ** must be a mapping, not ${typeName(x)}`);
-        const list = (kw.list ??= []);
-        for (const [k, val] of x.entries()) {
-          if (typeof k !== 'string')
-            throw new StarlarkError(`keywords must be strings, not ${typeName(k)}`);
-          list.push([k, val]);
-        }
+        kw.list = spreadKwargs(f, p, kw.list, v(f));
       };
   }
+}
+
+/** `f(*x)`: appends the elements of `x` to `args` (both backends). */
+export function spreadArgs(f: Frame, p: number, args: Value[], x: Value): void {
+  f.pos = p;
+  let it;
+  try {
+    it = iterate(x);
+  } catch {
+    throw new StarlarkError(`argument after * must be iterable, not ${typeName(x)}`);
+  }
+  try {
+    for (let e = it.next(); e !== undefined; e = it.next()) args.push(e);
+  } finally {
+    it.done();
+  }
+}
+
+/** `f(**x)`: appends the entries of `x` to the keyword list, made if null (both backends). */
+export function spreadKwargs(
+  f: Frame,
+  p: number,
+  kw: Array<[string, Value]> | null,
+  x: Value,
+): Array<[string, Value]> {
+  f.pos = p;
+  if (!(x instanceof Dict))
+    throw new StarlarkError(`argument after ** must be a mapping, not ${typeName(x)}`);
+  const list = kw ?? [];
+  for (const [k, val] of x.entries()) {
+    if (typeof k !== 'string')
+      throw new StarlarkError(`keywords must be strings, not ${typeName(k)}`);
+    list.push([k, val]);
+  }
+  return list;
 }
 
 /** A positional call of a value: Starlark functions bind by position, the args becoming the locals. */

@@ -168,20 +168,21 @@ function indexExpr(c: FnCtx, e: A.IndexExpr): Eval {
   const x = compileExpr(c, e.x);
   const k = compileExpr(c, e.index);
   const p = encodePos(e);
-  return (f) => {
-    const a = x(f);
-    const i = k(f);
-    if (typeof i === 'number' && (a instanceof List || a instanceof Tuple)) {
-      const items = a.items;
-      const j = i < 0 ? i + items.length : i;
-      if (j >= 0 && j < items.length) return items[j] as Value;
-    } else if (typeof i === 'number' && typeof a === 'string') {
-      const j = i < 0 ? i + a.length : i;
-      if (j >= 0 && j < a.length) return a[j]!;
-    }
-    f.pos = p;
-    return index(a, i);
-  };
+  return (f) => indexAt(f, p, x(f), k(f));
+}
+
+/** `a[i]` (both backends): lists, tuples and strings by an int inline, else the generic index. */
+export function indexAt(f: Frame, p: number, a: Value, i: Value): Value {
+  if (typeof i === 'number' && (a instanceof List || a instanceof Tuple)) {
+    const items = a.items;
+    const j = i < 0 ? i + items.length : i;
+    if (j >= 0 && j < items.length) return items[j] as Value;
+  } else if (typeof i === 'number' && typeof a === 'string') {
+    const j = i < 0 ? i + a.length : i;
+    if (j >= 0 && j < a.length) return a[j]!;
+  }
+  f.pos = p;
+  return index(a, i);
 }
 
 function sliceExpr(c: FnCtx, e: A.SliceExpr): Eval {

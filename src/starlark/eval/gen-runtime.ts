@@ -20,32 +20,26 @@ import {
   setIndex,
   slice,
   truth,
-  typeName,
   type Value,
 } from '../values/index.js';
 import { modBits, modPow2, mulMod } from './gen-fused.js';
 import { fastHelpers } from './gen-fast-helpers.js';
 import { add, and, augment, bin, mod, mul, neg, or, shr, sub, unop, xor } from './gen-ops.js';
 import { unpack } from './compile-assign.js';
-import { MethodSite, callAt, callPositional, callValue } from './compile-call.js';
+import {
+  MethodSite,
+  callAt,
+  callHost,
+  callPositional,
+  callValue,
+  spreadArgs,
+  spreadKwargs,
+} from './compile-call.js';
+import { indexAt as idx } from './compile-expr.js';
 import { addNumbers, inplaceBinary } from './compile-stmt.js';
 import { StarFunction, annotate, type Code, type Frame } from './function.js';
 import type { Cell } from './function.js';
 import { EvalThread } from './thread.js';
-
-/** `a[i]`, with the closures' inline list, tuple and string cases. */
-function idx(f: Frame, p: number, a: Value, i: Value): Value {
-  if (typeof i === 'number' && (a instanceof List || a instanceof Tuple)) {
-    const items = a.items;
-    const j = i < 0 ? i + items.length : i;
-    if (j >= 0 && j < items.length) return items[j] as Value;
-  } else if (typeof i === 'number' && typeof a === 'string') {
-    const j = i < 0 ? i + a.length : i;
-    if (j >= 0 && j < a.length) return a[j]!;
-  }
-  f.pos = p;
-  return index(a, i);
-}
 
 function slc(f: Frame, p: number, a: Value, lo: Value, hi: Value, step: Value): Value {
   f.pos = p;
@@ -139,41 +133,6 @@ function overflow(): never {
   throw new StarlarkError('Starlark stack overflow');
 }
 
-/** `f(*x)`: appends the elements of `x` to `args`. */
-function spreadArgs(f: Frame, p: number, args: Value[], x: Value): void {
-  f.pos = p;
-  let it;
-  try {
-    it = iterate(x);
-  } catch {
-    throw new StarlarkError(`argument after * must be iterable, not ${typeName(x)}`);
-  }
-  try {
-    for (let e = it.next(); e !== undefined; e = it.next()) args.push(e);
-  } finally {
-    it.done();
-  }
-}
-
-/** `f(**x)`: appends the entries of `x` to the keyword list, made if null. */
-function spreadKwargs(
-  f: Frame,
-  p: number,
-  kw: Array<[string, Value]> | null,
-  x: Value,
-): Array<[string, Value]> {
-  f.pos = p;
-  if (!(x instanceof Dict))
-    throw new StarlarkError(`argument after ** must be a mapping, not ${typeName(x)}`);
-  const list = kw ?? [];
-  for (const [k, val] of x.entries()) {
-    if (typeof k !== 'string')
-      throw new StarlarkError(`keywords must be strings, not ${typeName(k)}`);
-    list.push([k, val]);
-  }
-  return list;
-}
-
 /**
  * One step. A helper rather than inline code: the checkpoint branch is taken only every few
  * thousand steps, and a branch never taken before V8 optimises a generated function would have
@@ -185,14 +144,7 @@ function step(th: EvalThread): void {
 
 /** A universal builtin called with positional arguments: `callValue`'s builtin case. */
 function callBuiltin(f: Frame, fn: Builtin, args: Value[]): Value {
-  try {
-    return fn.call(f.thread, args, null);
-  } catch (e) {
-    // Remember the innermost builtin, for the "Error in NAME:" line of tracebacks.
-    const tagged = e as StarlarkError & { builtin?: string };
-    if (e instanceof StarlarkError && tagged.builtin === undefined) tagged.builtin = fn.name;
-    throw e;
-  }
+  return callHost(f, fn, args, null);
 }
 
 function mkfn(code: Code, defaults: ReadonlyArray<Value | undefined>, free: Cell[]): StarFunction {

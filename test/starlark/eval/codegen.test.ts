@@ -1,54 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  StarFunction,
-  execModule,
-  repr,
-  type ExecModuleOptions,
-} from '../../../src/starlark/index.js';
+import { StarFunction, execModule } from '../../../src/starlark/index.js';
+import { same } from '../../support/starlark-backends.js';
 
 /**
  * The code-generating backend (eval/gen-*.ts) against the closure compiler: every program runs
  * on both, and results, step counts, error messages, positions and call stacks must agree.
  */
-
-interface Outcome {
-  globals?: string;
-  steps?: number;
-  error?: string;
-  stack?: string;
-  traceback?: string;
-}
-
-function outcome(src: string, codegen: boolean, opts: Partial<ExecModuleOptions> = {}): Outcome {
-  let printed = '';
-  try {
-    const m = execModule({
-      file: 'g.star',
-      source: src,
-      codegen,
-      print: (s) => (printed += s + '\n'),
-      ...opts,
-    });
-    const globals = [...m.globals]
-      .filter(([, v]) => !(v instanceof StarFunction))
-      .map(([k, v]) => `${k}=${repr(v)}`)
-      .join('; ');
-    return { globals: globals + printed, steps: m.steps };
-  } catch (e) {
-    const err = e as Error & { callStack?: unknown; traceback?: string };
-    return {
-      error: err.message,
-      stack: JSON.stringify(err.callStack),
-      traceback: err.traceback ?? '',
-    };
-  }
-}
-
-function same(src: string, opts: Partial<ExecModuleOptions> = {}): Outcome {
-  const gen = outcome(src, true, opts);
-  expect(gen).toEqual(outcome(src, false, opts));
-  return gen;
-}
 
 /** Which of the module's functions got generated code. */
 function generated(src: string): Record<string, boolean> {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { ExecModuleOptions } from '../../../src/starlark/index.js';
 import {
-  StarFunction,
-  callFunction,
-  execModule,
-  repr,
-  type ExecModuleOptions,
-} from '../../../src/starlark/index.js';
+  errorsAfterFreeze,
+  same as sameProgram,
+  type Outcome,
+} from '../../support/starlark-backends.js';
 
 /**
  * The generated code's inline fast paths (eval/gen-fast-call.ts, the inline `a[i]`, string
@@ -14,32 +13,6 @@ import {
  * must carry the same message, position, call stack, traceback and step count.
  */
 
-interface Outcome {
-  globals?: string;
-  steps?: number;
-  error?: string;
-  stack?: string;
-  traceback?: string;
-}
-
-function outcome(src: string, codegen: boolean, opts: Partial<ExecModuleOptions>): Outcome {
-  try {
-    const m = execModule({ file: 'f.star', source: src, codegen, ...opts });
-    const globals = [...m.globals]
-      .filter(([, v]) => !(v instanceof StarFunction))
-      .map(([k, v]) => `${k}=${repr(v)}`)
-      .join('; ');
-    return { globals, steps: m.steps };
-  } catch (e) {
-    const err = e as Error & { callStack?: unknown; traceback?: string };
-    return {
-      error: err.message,
-      stack: JSON.stringify(err.callStack),
-      traceback: err.traceback ?? '',
-    };
-  }
-}
-
 /** Runs `body` (indented into `def f():`) on both backends; returns the generated one's outcome. */
 function same(body: string, opts: Partial<ExecModuleOptions> = {}): Outcome {
   const src = `def f():\n${body
@@ -47,9 +20,7 @@ function same(body: string, opts: Partial<ExecModuleOptions> = {}): Outcome {
     .split('\n')
     .map((l) => '    ' + l)
     .join('\n')}\nr = f()\n`;
-  const gen = outcome(src, true, opts);
-  expect(gen).toEqual(outcome(src, false, opts));
-  return gen;
+  return sameProgram(src, opts);
 }
 
 function sameError(body: string, message: string, opts: Partial<ExecModuleOptions> = {}): void {
@@ -90,16 +61,14 @@ def g(str):
     return [len("abc"), str(5)]
 r = g(lambda v: "s%d" % v)
 `;
-    const gen = outcome(src, true, {});
-    expect(gen).toEqual(outcome(src, false, {}));
+    const gen = sameProgram(src, {});
     expect(gen.globals).toBe('r=[42, "s5"]');
   });
 
   it('calls a host value predeclared under a builtin name', () => {
     const src = 'def f():\n    return len("abc")\nr = f()\n';
     const opts = { predeclared: new Map([['len', 'not callable']]) };
-    const gen = outcome(src, true, opts);
-    expect(gen).toEqual(outcome(src, false, opts));
+    const gen = sameProgram(src, opts);
     expect(gen.error).toContain('invalid call of non-function (string)');
   });
 });
@@ -170,32 +139,14 @@ return [d.get("a"), d.get("b"), d.get("b", 0), d.get(2, 0), d.get((1, 2)), d.get
 
   it('refuses to append to a frozen list', () => {
     const src = 'x = []\ndef f(v):\n    x.append(v)\n';
-    const errors = [true, false].map((codegen) => {
-      const m = execModule({ file: 'f.star', source: src, codegen });
-      try {
-        callFunction(m.globals.get('f')!, [1], null);
-      } catch (e) {
-        const err = e as Error & { callStack?: unknown };
-        return [err.message, JSON.stringify(err.callStack)];
-      }
-      return null;
-    });
+    const errors = errorsAfterFreeze(src, [1]);
     expect(errors[0]).toEqual(errors[1]);
     expect(errors[0]![0]).toContain('cannot append to frozen list');
   });
 
   it('refuses to update a frozen list in place', () => {
     const src = 'x = [1]\ndef f(v):\n    x[0] += v\n';
-    const errors = [true, false].map((codegen) => {
-      const m = execModule({ file: 'f.star', source: src, codegen });
-      try {
-        callFunction(m.globals.get('f')!, [1], null);
-      } catch (e) {
-        const err = e as Error & { callStack?: unknown };
-        return [err.message, JSON.stringify(err.callStack)];
-      }
-      return null;
-    });
+    const errors = errorsAfterFreeze(src, [1]);
     expect(errors[0]).toEqual(errors[1]);
     expect(errors[0]![0]).toContain('frozen list');
   });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  StarFunction,
-  execModule,
-  repr,
-  type ExecModuleOptions,
-} from '../../../src/starlark/index.js';
+import { same } from '../../support/starlark-backends.js';
 
 /**
  * Generated functions reuse their frame objects by stack height (`EvalThread.genFrames`):
@@ -12,38 +7,6 @@ import {
  * whichever frames were used before at that height, and across generated and closure-compiled
  * functions interleaved on one stack.
  */
-
-interface Outcome {
-  globals?: string;
-  steps?: number;
-  error?: string;
-  stack?: string;
-  traceback?: string;
-}
-
-function outcome(src: string, codegen: boolean, opts: Partial<ExecModuleOptions>): Outcome {
-  try {
-    const m = execModule({ file: 'f.star', source: src, codegen, ...opts });
-    const globals = [...m.globals]
-      .filter(([, v]) => !(v instanceof StarFunction))
-      .map(([k, v]) => `${k}=${repr(v)}`)
-      .join('; ');
-    return { globals, steps: m.steps };
-  } catch (e) {
-    const err = e as Error & { callStack?: unknown; traceback?: string };
-    return {
-      error: err.message,
-      stack: JSON.stringify(err.callStack),
-      traceback: err.traceback ?? '',
-    };
-  }
-}
-
-function same(src: string, opts: Partial<ExecModuleOptions> = {}): Outcome {
-  const gen = outcome(src, true, opts);
-  expect(gen).toEqual(outcome(src, false, opts));
-  return gen;
-}
 
 const recursion = { options: { recursion: true } };
 
