@@ -104,10 +104,16 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
       );
       break;
     case '&':
-      em.emit(`${t} = and(f, ${p}, ${a}, ${b});`);
+      // Masks of small ints are JS's own 32-bit `&`.
+      em.emit(
+        `${t} = ${both} && (${a} | 0) === ${a} && (${b} | 0) === ${b} ? ${a} & ${b} : and(f, ${p}, ${a}, ${b});`,
+      );
       break;
     case '|':
       em.emit(`${t} = or(f, ${p}, ${a}, ${b});`);
+      break;
+    case '<<':
+      em.emit(`${t} = shl(f, ${p}, ${a}, ${b});`);
       break;
     case '>>':
       em.emit(`${t} = shr(f, ${p}, ${a}, ${b});`);

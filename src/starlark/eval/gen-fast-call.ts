@@ -1,6 +1,6 @@
 /**
- * Inline fast paths for the calls scripts make most in their loops: `len`, `ord`, `chr` and
- * `str` of the standard universe, and the `x.append(v)`, `s.startswith(t)`, `s.endswith(t)`
+ * Inline fast paths for the calls scripts make most in their loops: `len`, `ord`, `chr`, `str`
+ * and `range` of the standard universe, and the `x.append(v)`, `s.startswith(t)`, `s.endswith(t)`
  * method shapes. A cold run spends most of its time before V8 optimises anything, when every
  * helper call, argument array and method-table lookup costs; inline, the common case is a few
  * bytecodes in the script's own function, which is also what V8 optimises first.
@@ -38,7 +38,8 @@ const builtinShapes: Record<string, (x: string) => [string, string]> = {
 };
 
 /**
- * Emits `t = name(arg)` for a universal builtin called with one positional argument, when
+ * Emits `t = name(arg)` for a universal builtin called with one positional argument (`range`
+ * with two or three as well), when
  * `fn` is the standard library's own builtin of that name (a host universe may bind the name
  * to something else); false when there is no fast path. `f.pos` is already set.
  */
@@ -50,10 +51,21 @@ export function genBuiltinFast(
   args: readonly string[],
   t: string,
 ): boolean {
+  if (!(fn instanceof Builtin) || universe.get(name) !== fn) return false;
+  if (name === 'range' && (args.length === 2 || args.length === 3)) {
+    // rangeFn with int bounds: only a zero step fails, on the generic path.
+    const xs = args.map((a) => em.obj(a));
+    const ints = xs.map((x) => `typeof ${x} === 'number'`).join(' && ');
+    const step = xs[2] ?? '1';
+    const ok = xs.length === 3 ? `${ints} && ${step} !== 0` : ints;
+    em.emit(
+      `${t} = ${ok} ? new Range(${xs[0]}, ${xs[1]}, ${step}) : callBuiltin(f, ${fnx}, [${xs.join(', ')}]);`,
+    );
+    return true;
+  }
   // Own properties only: the name is the script's, and may be `constructor` or `__proto__`.
   const shape = Object.hasOwn(builtinShapes, name) ? builtinShapes[name] : undefined;
-  if (shape === undefined || args.length !== 1 || !(fn instanceof Builtin)) return false;
-  if (universe.get(name) !== fn) return false;
+  if (shape === undefined || args.length !== 1) return false;
   const x = em.obj(args[0] as string);
   const [test, value] = shape(x);
   em.emit(`${t} = ${test} ? ${value} : callBuiltin(f, ${fnx}, [${x}]);`);

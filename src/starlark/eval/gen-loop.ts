@@ -46,9 +46,14 @@ export function genAssign(em: Emitter, lhs: A.Expr, v: string): void {
       return;
     }
     case 'Index': {
-      const a = genExpr(em, lhs.x);
+      const a = em.obj(genExpr(em, lhs.x));
       const k = genExpr(em, lhs.index);
-      em.emit(`setIdx(f, ${em.pos(lhs)}, ${a}, ${k}, ${v});`);
+      // `a[i] = v` on a list, in range, neither frozen nor being iterated: setIndex's own case
+      // that cannot fail, written in place.
+      const kNum = /^[0-9]/.test(k) ? '' : `typeof ${k} === 'number' && ${k} >= 0 && `;
+      em.emit(
+        `if (${a} instanceof List && ${kNum}${k} < ${a}.items.length && !${a}.frozen && ${a}.itercount === 0) ${a}.items[${k}] = ${v}; else setIdx(f, ${em.pos(lhs)}, ${a}, ${k}, ${v});`,
+      );
       return;
     }
     case 'Dot': {

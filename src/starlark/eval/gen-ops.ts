@@ -75,6 +75,18 @@ export function or(f: Frame, p: number, a: Value, b: Value): Value {
   return isInt(a) && isInt(b) ? intOr(a, b) : bin(f, p, '|', a, b);
 }
 
+/** `a << b` for a shift count intShift accepts; a big int only grows, so it stays big. */
+export function shl(f: Frame, p: number, a: Value, b: Value): Value {
+  if (typeof b === 'number' && b >= 0 && b < 512) {
+    if (typeof a === 'number') {
+      const r = a * 2 ** b;
+      return Number.isSafeInteger(r) ? r + 0 : BigInt(a) << BigInt(b);
+    }
+    if (typeof a === 'bigint') return a << BigInt(b);
+  }
+  return bin(f, p, '<<', a, b);
+}
+
 /** `a >> b`: the closures' `x >> K` paths, for any small non-negative shift. */
 export function shr(f: Frame, p: number, a: Value, b: Value): Value {
   if (typeof b === 'number' && b >= 0 && b < 512) {
@@ -102,6 +114,12 @@ export function augment(f: Frame, p: number, op: string, a: Value, b: Value): Va
       const r = a + b;
       if (r <= Number.MAX_SAFE_INTEGER && r >= Number.MIN_SAFE_INTEGER) return r;
     }
+  } else if (isInt(a) && isInt(b)) {
+    // The int operators that cannot fail (as `binary` computes them), without its dispatch.
+    if (op === '^') return intXor(a, b);
+    if (op === '&') return intAnd(a, b);
+    if (op === '|') return intOr(a, b);
+    if (op === '-') return intSub(a, b);
   }
   f.pos = p;
   return inplaceBinary(op, a, b, f.thread);

@@ -24,7 +24,7 @@ import {
 } from '../values/index.js';
 import { modBits, modPow2, mulMod } from './gen-fused.js';
 import { fastHelpers } from './gen-fast-helpers.js';
-import { add, and, augment, bin, mod, mul, neg, or, shr, sub, unop, xor } from './gen-ops.js';
+import { add, and, augment, bin, mod, mul, neg, or, shl, shr, sub, unop, xor } from './gen-ops.js';
 import { unpack } from './compile-assign.js';
 import {
   MethodSite,
@@ -181,6 +181,7 @@ function makeRuntime() {
     mul,
     mod,
     xor,
+    shl,
     shr,
     mulMod,
     modPow2,

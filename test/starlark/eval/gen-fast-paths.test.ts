@@ -219,6 +219,100 @@ return [l, d, t]
     sameError(body, message);
   });
 
+  it('assigns list elements in place as setIndex does', () => {
+    same(`
+l = [0] * 6
+i = 2
+l[0] = "a"
+l[i] = [1]
+l[-1] = 9
+l[i + 1] = l[i]
+d = {}
+d["k"] = 1
+d[3] = l
+flags = [True] * 30
+for p in range(2, 6):
+    for j in range(p * p, 30, p):
+        flags[j] = False
+return [l, d, [n for n in range(2, 30) if flags[n]]]
+`);
+  });
+
+  it.each([
+    ['l = [1]\nl[1] = 0', 'list index 1 out of range'],
+    ['l = [1]\nl[-2] = 0', 'list index -2 out of range'],
+    ['l = [1]\nl["a"] = 0', 'got string, want int'],
+    ['l = [1]\nl[1 << 70] = 0', 'out of range'],
+    ['l = [1]\nfor v in l:\n    l[0] = 2', 'cannot assign to element of list during iteration'],
+    ['t = (1,)\nt[0] = 2', 'tuple value does not support item assignment'],
+    ['s = "ab"\ns[0] = "c"', 'string value does not support item assignment'],
+  ])('%s fails as setIndex does', (body, message) => {
+    sameError(body, message);
+  });
+
+  it('refuses to assign to an element of a frozen list', () => {
+    const src = 'x = [1]\ndef f(v):\n    x[0] = v\n';
+    const errors = errorsAfterFreeze(src, [1]);
+    expect(errors[0]).toEqual(errors[1]);
+    expect(errors[0]![0]).toContain('frozen list');
+  });
+
+  it('builds ranges with start, stop and step as rangeFn does', () => {
+    same(`
+a, b, c = 3, 20, 4
+return [list(range(a, b)), list(range(a, b, c)), list(range(b, a, -c)), list(range(5, 5)),
+        list(range(-3, 3, 2)), range(a, b, c), len(range(0, 100, 7)), list(range(10, 0))]
+`);
+  });
+
+  it.each([
+    ['n = 0\nreturn range(1, 5, n)', 'range: step argument must not be zero'],
+    ['return range(1, 1 << 70)', 'range: stop'],
+    ['return range("a", 3)', 'range: for parameter start: got string, want int'],
+    ['return range(1, 3, 1.5)', 'want int'],
+  ])('%s fails as rangeFn does', (body, message) => {
+    sameError(body, message);
+  });
+
+  it('shifts, masks and updates ints in place as the generic operators', () => {
+    same(`
+M = (1 << 64) - 1
+x = 88172645463325252
+out = []
+for i in range(20):
+    x ^= (x << 13) & M
+    x ^= x >> 7
+    x ^= (x << 17) & M
+    out.append(x)
+y = 5
+y <<= 60
+z = -3
+z &= 255
+w = 1 << 70
+w -= (1 << 70) - 7
+v = 6
+v |= 1 << 40
+u = 0xFFFFFFFF
+u &= 0x7FFFFFFF
+return [out, y, z, w, v, u, 1 << 0, -1 << 52, -1 << 53, 3 << 511, 0 << 500, (1 << 70) << 3,
+        -5 & 3, 2147483648 & 2147483647, (1 << 40) & ((1 << 41) - 1), 7 & (1 << 70)]
+`);
+  });
+
+  it.each([
+    ['x = 1\nreturn x << -1', 'negative shift count'],
+    ['x = 1\nreturn x << 512', 'shift count too large'],
+    ['x = 1\nreturn x << (1 << 70)', 'shift count too large'],
+    ['x = "a"\nreturn x << 1', 'unknown binary op: string << int'],
+    ['x = 1.5\nreturn x << 1', 'unknown binary op: float << int'],
+    ['x = 1\nx <<= -2\nreturn x', 'negative shift count'],
+    ['x = 1\nx ^= "a"\nreturn x', 'unknown binary op: int ^ string'],
+    ['x = 1.0\nx &= 1\nreturn x', 'unknown binary op: float & int'],
+    ['x = [1]\nx -= [1]\nreturn x', 'unknown binary op: list - list'],
+  ])('%s fails as the generic operator does', (body, message) => {
+    sameError(body, message);
+  });
+
   it('compares with an int or string literal as the generic ==', () => {
     same(`
 out = []
