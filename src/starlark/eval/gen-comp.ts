@@ -6,7 +6,7 @@
 import type * as A from '../syntax/ast.js';
 import { genExpr } from './gen-expr.js';
 import { unsupported, type Emitter } from './gen-emitter.js';
-import { genLoop } from './gen-loop.js';
+import { genLoop, isRangeCall } from './gen-loop.js';
 
 export function genComprehension(em: Emitter, e: A.Comprehension): string {
   if (e.bindings.some((b) => b.scope === 'cell'))
@@ -35,7 +35,7 @@ export function genComprehension(em: Emitter, e: A.Comprehension): string {
       return;
     }
     const x = genExpr(em, cl.iter);
-    genLoop(em, x, cl, cl.vars, () => clause(i + 1));
+    genLoop(em, x, cl, cl.vars, () => clause(i + 1), isRangeCall(em, cl.iter));
   };
   clause(0);
   if (e.body === null) return acc;

@@ -5,6 +5,8 @@
  * refuses mutation, and one step is charged per iteration, as in `loop.ts`.
  */
 import type * as A from '../syntax/ast.js';
+import { universe } from '../lib/index.js';
+import { Builtin } from '../values/index.js';
 import { genExpr } from './gen-expr.js';
 import { num, unsupported, type Emitter } from './gen-emitter.js';
 
@@ -67,12 +69,46 @@ export function genAssign(em: Emitter, lhs: A.Expr, v: string): void {
 }
 
 /**
- * `for vars in iter: body` once `iter` is evaluated into atom `x`; `body` emits the loop body,
- * in which Starlark's `break` and `continue` are JS's.
+ * True when `iter` is a positional call of the standard `range`: its value is then a Range
+ * (or the call failed), so `genLoop` needs no other kind of loop.
  */
-export function genLoop(em: Emitter, atom: string, p: A.Pos, vars: A.Expr, body: () => void): void {
+export function isRangeCall(em: Emitter, iter: A.Expr): boolean {
+  if (iter.kind !== 'Call' || iter.fn.kind !== 'Ident' || iter.fn.name !== 'range') return false;
+  if (iter.fn.binding?.scope !== 'universal' || !iter.args.every((a) => a.kind === 'pos'))
+    return false;
+  const fn = em.c.mod.lookup('range');
+  return fn instanceof Builtin && fn === universe.get('range');
+}
+
+/**
+ * `for vars in iter: body` once `iter` is evaluated into atom `x`; `body` emits the loop body,
+ * in which Starlark's `break` and `continue` are JS's. `ranged` (see `isRangeCall`) emits a
+ * plain counting loop: one test per iteration instead of three, and no iterator to close.
+ */
+export function genLoop(
+  em: Emitter,
+  atom: string,
+  p: A.Pos,
+  vars: A.Expr,
+  body: () => void,
+  ranged = false,
+): void {
   const x = em.obj(atom);
   const t = (): string => em.temp();
+  if (ranged) {
+    const [n, st, sp, i, v] = [t(), t(), t(), t(), t()];
+    em.emit(`f.pos = ${em.pos(p)};`);
+    em.emit(`${n} = ${x}.len; ${st} = ${x}.start; ${sp} = ${x}.step;`);
+    em.emit(`for (${i} = 0; ${i} < ${n}; ${i}++) {`);
+    em.emit(`${v} = ${st} + ${i} * ${sp};`);
+    em.emit('step(th);');
+    em.branch(() => {
+      genAssign(em, vars, v);
+      body();
+    });
+    em.emit('}');
+    return;
+  }
   const [xs, n, st, sp, it, g, i, v] = [t(), t(), t(), t(), t(), t(), t(), t()];
   em.emit(`f.pos = ${em.pos(p)};`);
   em.emit(`${xs} = null; ${it} = null; ${g} = null;`);

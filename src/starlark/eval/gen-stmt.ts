@@ -7,7 +7,7 @@ import type * as A from '../syntax/ast.js';
 import { genExpr, genIdent } from './gen-expr.js';
 import { MAX, unsupported, type Emitter } from './gen-emitter.js';
 import { genMakeFunction } from './gen-function.js';
-import { genAssign, genLoop } from './gen-loop.js';
+import { genAssign, genLoop, isRangeCall } from './gen-loop.js';
 
 function augmented(em: Emitter, s: A.AssignStmt): void {
   const op = em.k(s.op.slice(0, -1));
@@ -94,7 +94,7 @@ function genStmt(em: Emitter, s: A.Stmt): void {
     }
     case 'For': {
       const x = genExpr(em, s.iter);
-      genLoop(em, x, s, s.vars, () => genBlock(em, s.body));
+      genLoop(em, x, s, s.vars, () => genBlock(em, s.body), isRangeCall(em, s.iter));
       return;
     }
     case 'While': {

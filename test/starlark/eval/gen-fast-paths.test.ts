@@ -313,6 +313,61 @@ return [out, y, z, w, v, u, 1 << 0, -1 << 52, -1 << 53, 3 << 511, 0 << 500, (1 <
     sameError(body, message);
   });
 
+  it('counts through range loops as the generic loop does', () => {
+    same(`
+out = []
+for i in range(10):
+    if i == 2:
+        continue
+    if i == 7:
+        break
+    out.append(i)
+for i in range(10, 0, -3):
+    out.append(i)
+for i in range(0):
+    out.append("never")
+for a, b in [(1, 2)]:
+    out.append(a + b)
+n = 0
+for i in range(3):
+    for j in range(i, 4):
+        n += j
+return [out, n, i, [x * y for x in range(1, 4) for y in range(x) if y % 2 == 0]]
+`);
+  });
+
+  it('loops over a range-named local or host value generically', () => {
+    const src = `
+def f(range):
+    return [i for i in range(3)]
+def g():
+    range = lambda n: ["a", "b"][:n]
+    return [i for i in range(2)]
+r = [f(lambda n: [n, n]), g()]
+`;
+    expect(sameProgram(src).globals).toContain('r=[[3, 3], ["a", "b"]]');
+    // A host value named range is called, not the builtin.
+    const host = sameProgram('def f():\n    return [i for i in range(2)]\nr = f()\n', {
+      predeclared: { range: 7 },
+    });
+    expect(host.error).toContain('invalid call of non-function');
+  });
+
+  it.each([
+    ['for i in range(1, 5, 0):\n    pass', 'range: step argument must not be zero'],
+    ['for i in range("3"):\n    pass', 'got string, want int'],
+    ['return [i for i in range(1, 2, 3, 4)]', 'range: got 4 arguments, want at most 3'],
+  ])('%s fails as the generic loop does', (body, message) => {
+    sameError(body, message);
+  });
+
+  it('stops a range loop at the same step and position', () => {
+    for (let n = 5; n < 25; n++)
+      same(`t = 0\nfor i in range(3, 30, 2):\n    t += i\n    t = t * 1`, {
+        limits: { maxSteps: n },
+      });
+  });
+
   it('compares with an int or string literal as the generic ==', () => {
     same(`
 out = []
