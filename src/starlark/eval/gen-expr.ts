@@ -127,8 +127,9 @@ function sliceExpr(em: Emitter, e: A.SliceExpr): string {
 }
 
 /**
- * `a[i]`: a non-negative index within a list, tuple or string inline (as `idx` has them), any
- * other case through `idx`, which also sets the position for its errors.
+ * `a[i]`: a non-negative index within a list, tuple or string, or a string key present in a
+ * dict, inline (as `idx` has them); any other case through `idx`, which also sets the position
+ * for its errors.
  */
 function indexExpr(em: Emitter, e: A.IndexExpr): string {
   const a = em.obj(genExpr(em, e.x));
@@ -136,13 +137,21 @@ function indexExpr(em: Emitter, e: A.IndexExpr): string {
   const t = em.temp();
   const slow = `idx(f, ${em.pos(e)}, ${a}, ${i})`;
   const seq = `(${a} instanceof Tuple || ${a} instanceof List) && ${i} < ${a}.items.length ? ${a}.items[${i}]`;
+  const dict = `${a} instanceof Dict && (${t} = ${a}.find(${i})) >= 0 ? ${a}.vals[${t}]`;
   if (/^[0-9]/.test(i)) {
     // `t[0]`: a literal index is a tuple's or list's field, most often.
     em.emit(`${t} = ${seq} : ${slow};`);
     return t;
   }
+  if (typeof em.constValue(i) === 'string') {
+    // `d["name"]`: a record's field.
+    em.emit(`${t} = ${dict} : ${slow};`);
+    return t;
+  }
   const str = `typeof ${a} === 'string' ? ${i} < ${a}.length ? ${a}[${i}] : ${slow}`;
-  em.emit(`${t} = typeof ${i} !== 'number' || ${i} < 0 ? ${slow} : ${str} : ${seq} : ${slow};`);
+  em.emit(
+    `${t} = typeof ${i} === 'string' ? ${dict} : ${slow} : typeof ${i} !== 'number' || ${i} < 0 ? ${slow} : ${str} : ${seq} : ${slow};`,
+  );
   return t;
 }
 

@@ -368,6 +368,27 @@ r = [f(lambda n: [n, n]), g()]
       });
   });
 
+  it('reads dict entries by string key as idx does', () => {
+    same(`
+rows = [{"name": "p%d" % i, "age": i * 7 % 50} for i in range(30)]
+k = "age"
+out = [r["name"] + ":" + str(r[k]) for r in rows if r["age"] > 20]
+d = {1: "int", "1": "str", (1,): "tuple"}
+return [out, d[1], d["1"], d[(1,)], {"a": None}["a"]]
+`);
+  });
+
+  it.each([
+    ['d = {"a": 1}\nreturn d["b"]', 'key "b" not in dict'],
+    ['d = {"a": 1}\nk = "b"\nreturn d[k]', 'key "b" not in dict'],
+    ['l = [1]\nreturn l["a"]', 'got string, want int'],
+    ['s = "abc"\nk = "a"\nreturn s[k]', 'got string, want int'],
+    ['t = (1,)\nreturn t["x"]', 'got string, want int'],
+    ['n = 1\nreturn n["x"]', 'unhandled index operation int[string]'],
+  ])('%s fails as idx does', (body, message) => {
+    sameError(body, message);
+  });
+
   it('compares with an int or string literal as the generic ==', () => {
     same(`
 out = []
