@@ -6,10 +6,9 @@
 // - cold: the first run in a fresh process, parse and compile included, for both runtimes; the
 //   runtime's own start-up is not counted on either side; the median of BENCH_COLD_RUNS
 //   processes (3) on each side, this machine being noisy;
-// - thread: the same, after the warm-up that the script thread a Steward pool starts with runs
-//   (src/starlark/warm-up.ts): a script's first run as Steward runs it when no other run is
-//   computing, and the figure the cold targets apply to (threads started later for runs side by
-//   side are not warmed: their first run is the "cold" column);
+// - thread: the same, after the warm-up every Steward script thread runs when it starts
+//   (src/starlark/warm-up.ts): the first run as a new script run in Steward sees it, and the
+//   figure the cold targets apply to;
 // - warm: a later run in the same process (Starlark from its compiled program, as a worker
 //   thread's cache serves a script's next run; CPython re-executing its compiled code), best of N.
 import { execFileSync } from 'node:child_process';

@@ -9,7 +9,6 @@ import { createAdmission } from './admission.js';
 import { createComputeSlots, waitedForCpu } from './compute-slots.js';
 import { createHostRouter, type HostHandler } from './host-bridge.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
-import { createWarmUpFlag } from './warm-up-claim.js';
 
 /**
  * The compiled thread module. Worker threads need JavaScript: built, this file sits beside
@@ -72,8 +71,6 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
     // after a minute idle, so an idle worker keeps about 12 MB of script threads.
     minThreads: 1,
     maxThreads: count,
-    // The thread started here warms the interpreter; later ones do not (run-task.ts).
-    workerData: createWarmUpFlag(),
     idleTimeout: 60_000,
     resourceLimits: {
       maxOldGenerationSizeMb: memoryMb,

@@ -11,30 +11,25 @@ import {
   toStarlark,
   type Value,
 } from '../../starlark/index.js';
-import { workerData } from 'node:worker_threads';
 import { warmUpInterpreter } from '../../starlark/warm-up.js';
 import { scriptGlobals, type ScriptGlobal } from '../../queue/script-runs.js';
 import { boundFailure } from './bound-output.js';
 import { computeGate, waitedForCpu, type ComputeGate } from './compute-slots.js';
 import { createHostModules } from './host-modules.js';
 import { createProgramCache } from './program-cache.js';
-import { claimWarmUp } from './warm-up-claim.js';
 import type { RunTask, RunTaskResult } from './task-types.js';
 
 /** This thread's compiled scripts; a thread runs one task at a time. */
 const programs = createProgramCache();
 
-// The first thread of a pool (the one it starts with, before any run) runs a sample program
-// before it takes a task (Piscina hands a thread tasks once this module has loaded), so that
-// its first script does not pay for V8 compiling and optimising the interpreter: about a fifth
-// off a first run in `bench:starlark`, for 75–95 ms of CPU at start-up. Threads started later,
-// for runs computing side by side, skip it: their first run is already waiting for them.
-if (claimWarmUp(workerData)) {
-  try {
-    warmUpInterpreter();
-  } catch {
-    // Only a head start: a thread that could not warm up still runs scripts.
-  }
+// Before the thread takes its first task (Piscina loads this module when the thread starts and
+// hands it tasks only once it has loaded), the interpreter runs a sample program, so that a
+// thread's first script does not pay for V8 compiling and optimising the interpreter: about a
+// fifth off a first run in `bench:starlark`, for 75–95 ms of CPU once per thread start.
+try {
+  warmUpInterpreter();
+} catch {
+  // Only a head start: a thread that could not warm up still runs scripts.
 }
 
 /**
