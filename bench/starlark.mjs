@@ -6,9 +6,6 @@
 // - cold: the first run in a fresh process, parse and compile included, for both runtimes; the
 //   runtime's own start-up is not counted on either side; the median of BENCH_COLD_RUNS
 //   processes (3) on each side, this machine being noisy;
-// - thread: the same, after the warm-up every Steward script thread runs when it starts
-//   (src/starlark/warm-up.ts): the first run as a new script run in Steward sees it, and the
-//   figure the cold targets apply to;
 // - warm: a later run in the same process (Starlark from its compiled program, as a worker
 //   thread's cache serves a script's next run; CPython re-executing its compiled code), best of N.
 import { execFileSync } from 'node:child_process';
@@ -263,17 +260,13 @@ function starlarkWarm(src) {
   return { ms: best, result: String(result) };
 }
 
-/**
- * Cold: a fresh node process; the program parsed, compiled and run once, timed inside; after
- * the script threads' start-up warm-up when `warmed`.
- */
-function starlarkCold(src, warmed) {
+/** Cold: a fresh node process; the program parsed, compiled and run once, timed inside. */
+function starlarkCold(src) {
   const file = path.join(os.tmpdir(), `steward-bench-${process.pid}.star`);
   fs.writeFileSync(file, src + SUFFIX);
   const dist = (p) => JSON.stringify(new URL(`../dist/starlark/${p}`, import.meta.url).href);
   const script = `
     const { execModule } = await import(${dist('index.js')});
-    ${warmed ? `(await import(${dist('warm-up.js')})).warmUpInterpreter();` : ''}
     const src = (await import('node:fs')).readFileSync(${JSON.stringify(file)}, 'utf8');
     const t0 = performance.now();
     const m = execModule({ file: 'bench.star', source: src, options: ${JSON.stringify(OPTIONS)}, limits: { maxSteps: 1e10 } });
@@ -341,8 +334,7 @@ function median(xs) {
 const rows = [];
 for (const [name, src] of Object.entries(programs)) {
   if (ONLY !== undefined && !ONLY.includes(name)) continue;
-  const cold = medianOf(() => starlarkCold(src, false));
-  const thread = medianOf(() => starlarkCold(src, true));
+  const cold = medianOf(() => starlarkCold(src));
   const warm = starlarkWarm(src);
   const pys = Array.from({ length: COLD_RUNS }, () => runPython(src));
   const p = {
@@ -352,7 +344,6 @@ for (const [name, src] of Object.entries(programs)) {
   };
   for (const [label, r] of [
     ['cold', cold],
-    ['thread', thread],
     ['warm', warm],
   ]) {
     if (r.result !== p.result)
@@ -363,8 +354,6 @@ for (const [name, src] of Object.entries(programs)) {
     cold: cold.ms,
     pyCold: p.cold,
     coldRatio: cold.ms / p.cold,
-    thread: thread.ms,
-    threadRatio: thread.ms / p.cold,
     warm: warm.ms,
     pyWarm: p.warm,
     warmRatio: warm.ms / p.warm,
@@ -372,25 +361,23 @@ for (const [name, src] of Object.entries(programs)) {
 }
 const f = (v, w = 9) => v.toFixed(1).padStart(w);
 const x = (v) => `${v.toFixed(2)}x`.padStart(7);
-const head = ['cold ms', 'thread ms', 'py cold', 'cold', 'thread', 'warm ms', 'py warm', 'warm'];
+const head = ['cold ms', 'py cold', 'ratio', 'warm ms', 'py warm', 'ratio'];
 console.log(
-  `${'program'.padEnd(14)} ${head.map((h, i) => h.padStart(i % 5 < 3 ? 9 : 7)).join(' ')}`,
+  `${'program'.padEnd(14)} ${head.map((h, i) => h.padStart(i % 3 < 2 ? 9 : 7)).join(' ')}`,
 );
 for (const r of rows) {
   console.log(
-    `${r.name.padEnd(14)} ${f(r.cold)} ${f(r.thread)} ${f(r.pyCold)} ${x(r.coldRatio)} ${x(r.threadRatio)} ${f(r.warm)} ${f(r.pyWarm)} ${x(r.warmRatio)}`,
+    `${r.name.padEnd(14)} ${f(r.cold)} ${f(r.pyCold)} ${x(r.coldRatio)} ${f(r.warm)} ${f(r.pyWarm)} ${x(r.warmRatio)}`,
   );
 }
 const coldMedian = median(rows.map((r) => r.coldRatio));
-const threadMedian = median(rows.map((r) => r.threadRatio));
 const warmMedian = median(rows.map((r) => r.warmRatio));
-const worst = rows.reduce((a, b) => (b.threadRatio > a.threadRatio ? b : a));
+const worst = rows.reduce((a, b) => (b.coldRatio > a.coldRatio ? b : a));
 console.log(
-  `median ratio (starlark / python): cold ${coldMedian.toFixed(2)}x (fresh process), ` +
-    `${threadMedian.toFixed(2)}x (fresh script thread), warm ${warmMedian.toFixed(2)}x`,
+  `median ratio (starlark / python): cold ${coldMedian.toFixed(2)}x, warm ${warmMedian.toFixed(2)}x`,
 );
 console.log(
-  `targets (first run in a fresh script thread): cold median <= 0.8x ${threadMedian <= 0.8 ? 'met' : 'NOT met'}; ` +
-    `no program over 1.5x cold ${worst.threadRatio <= 1.5 ? 'met' : `NOT met (${worst.name} ${worst.threadRatio.toFixed(2)}x)`}; ` +
+  `targets: cold median <= 0.8x ${coldMedian <= 0.8 ? 'met' : 'NOT met'}; ` +
+    `no program over 1.5x cold ${worst.coldRatio <= 1.5 ? 'met' : `NOT met (${worst.name} ${worst.coldRatio.toFixed(2)}x)`}; ` +
     `warm median <= 0.6x ${warmMedian <= 0.6 ? 'met' : 'NOT met'}`,
 );

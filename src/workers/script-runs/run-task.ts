@@ -11,7 +11,6 @@ import {
   toStarlark,
   type Value,
 } from '../../starlark/index.js';
-import { warmUpInterpreter } from '../../starlark/warm-up.js';
 import { scriptGlobals, type ScriptGlobal } from '../../queue/script-runs.js';
 import { boundFailure } from './bound-output.js';
 import { computeGate, waitedForCpu, type ComputeGate } from './compute-slots.js';
@@ -21,16 +20,6 @@ import type { RunTask, RunTaskResult } from './task-types.js';
 
 /** This thread's compiled scripts; a thread runs one task at a time. */
 const programs = createProgramCache();
-
-// Before the thread takes its first task (Piscina loads this module when the thread starts and
-// hands it tasks only once it has loaded), the interpreter runs a sample program, so that a
-// thread's first script does not pay for V8 compiling and optimising the interpreter: about a
-// fifth off a first run in `bench:starlark`, for 75–95 ms of CPU once per thread start.
-try {
-  warmUpInterpreter();
-} catch {
-  // Only a head start: a thread that could not warm up still runs scripts.
-}
 
 /**
  * One script run inside a Piscina thread: the module runs top to bottom, then the entry point
