@@ -264,9 +264,9 @@ function starlarkWarm(src) {
 function starlarkCold(src) {
   const file = path.join(os.tmpdir(), `steward-bench-${process.pid}.star`);
   fs.writeFileSync(file, src + SUFFIX);
-  const dist = (p) => JSON.stringify(new URL(`../dist/starlark/${p}`, import.meta.url).href);
+  const module = new URL('../dist/starlark/index.js', import.meta.url).href;
   const script = `
-    const { execModule } = await import(${dist('index.js')});
+    const { execModule } = await import(${JSON.stringify(module)});
     const src = (await import('node:fs')).readFileSync(${JSON.stringify(file)}, 'utf8');
     const t0 = performance.now();
     const m = execModule({ file: 'bench.star', source: src, options: ${JSON.stringify(OPTIONS)}, limits: { maxSteps: 1e10 } });

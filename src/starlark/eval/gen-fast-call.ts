@@ -37,6 +37,11 @@ const builtinShapes: Record<string, (x: string) => [string, string]> = {
   ],
 };
 
+/** True when `fn`, bound to `name`, is the standard library's own builtin of that name. */
+export function isStandardBuiltin(name: string, fn: Value | undefined): boolean {
+  return fn instanceof Builtin && universe.get(name) === fn;
+}
+
 /**
  * Emits `t = name(arg)` for a universal builtin called with one positional argument (`range`
  * with two or three as well), when
@@ -51,7 +56,7 @@ export function genBuiltinFast(
   args: readonly string[],
   t: string,
 ): boolean {
-  if (!(fn instanceof Builtin) || universe.get(name) !== fn) return false;
+  if (!isStandardBuiltin(name, fn)) return false;
   if (name === 'range' && (args.length === 2 || args.length === 3)) {
     // rangeFn with int bounds: only a zero step fails, on the generic path.
     const xs = args.map((a) => em.obj(a));

@@ -5,9 +5,8 @@
  * refuses mutation, and one step is charged per iteration, as in `loop.ts`.
  */
 import type * as A from '../syntax/ast.js';
-import { universe } from '../lib/index.js';
-import { Builtin } from '../values/index.js';
 import { genExpr } from './gen-expr.js';
+import { isStandardBuiltin } from './gen-fast-call.js';
 import { num, unsupported, type Emitter } from './gen-emitter.js';
 
 /** Emits the statements storing atom `v` into `lhs` (as `compileAssign`). */
@@ -76,8 +75,7 @@ export function isRangeCall(em: Emitter, iter: A.Expr): boolean {
   if (iter.kind !== 'Call' || iter.fn.kind !== 'Ident' || iter.fn.name !== 'range') return false;
   if (iter.fn.binding?.scope !== 'universal' || !iter.args.every((a) => a.kind === 'pos'))
     return false;
-  const fn = em.c.mod.lookup('range');
-  return fn instanceof Builtin && fn === universe.get('range');
+  return isStandardBuiltin('range', em.c.mod.lookup('range'));
 }
 
 /**

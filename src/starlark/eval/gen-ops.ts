@@ -10,6 +10,7 @@ import {
   intMod,
   intMul,
   intOr,
+  intShift,
   intSub,
   intXor,
   pow2Bits,
@@ -75,15 +76,9 @@ export function or(f: Frame, p: number, a: Value, b: Value): Value {
   return isInt(a) && isInt(b) ? intOr(a, b) : bin(f, p, '|', a, b);
 }
 
-/** `a << b` for a shift count intShift accepts; a big int only grows, so it stays big. */
+/** `a << b`: intShift for a count it accepts; any other through `bin`, which sets the position. */
 export function shl(f: Frame, p: number, a: Value, b: Value): Value {
-  if (typeof b === 'number' && b >= 0 && b < 512) {
-    if (typeof a === 'number') {
-      const r = a * 2 ** b;
-      return Number.isSafeInteger(r) ? r + 0 : BigInt(a) << BigInt(b);
-    }
-    if (typeof a === 'bigint') return a << BigInt(b);
-  }
+  if (typeof b === 'number' && b >= 0 && b < 512 && isInt(a)) return intShift(a, b, true);
   return bin(f, p, '<<', a, b);
 }
 
