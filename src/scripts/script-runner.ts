@@ -82,7 +82,10 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
         success: result.success,
         duration_ms: result.duration_ms,
       };
-      await Promise.all([
+      // Sent now, not awaited: the caller has its result a round trip sooner, and a read that
+      // follows on this process's store connection still sees the run (one connection answers
+      // in order). A failed write costs the history an entry, never the caller its result.
+      void Promise.all([
         store.recordRun(request.name, entry),
         stats.record(result.success, result.duration_ms),
       ]).catch((err: unknown) => log.warn({ err, script: request.name }, 'could not record a run'));

@@ -1,17 +1,24 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
- * The one loader of Steward's Lua (as BullMQ's `loadCommands`): every `lua/<name>-<keys>.lua`
- * becomes an ioredis custom command `<name>` in camelCase, defined once per connection. A call
- * is EVALSHA; ioredis falls back to EVAL once after a SCRIPT FLUSH or a Redis restart, so the
- * text is never resent per call. A file without `-<keys>` takes the key count as its first
- * argument. The files are read once per process; `npm run build` copies them beside the JS.
+ * The one loader of Steward's Lua: every `lua/<name>-<keys>.lua` is a command `<name>` in
+ * camelCase. A call is EVALSHA; after a SCRIPT FLUSH or a Redis restart (NOSCRIPT) it is sent
+ * once as EVAL, which loads it again, so the text is never resent per call. A file without
+ * `-<keys>` takes the key count as its first argument. The files are read once per process;
+ * `npm run build` copies them beside the JS.
+ *
+ * Not ioredis's `defineCommand`: ioredis copies every defined command onto each pipeline it
+ * makes, and an auto-pipelining connection makes one per batch, so 22 commands cost each
+ * batch about four times the pipeline itself (`bench:scripts` profile).
  */
 export interface LuaDefinition {
   command: string;
   numberOfKeys?: number;
   lua: string;
+  /** SHA-1 of `lua`, as EVALSHA names it. */
+  sha: string;
 }
 
 const luaDir = new URL('./lua/', import.meta.url);
@@ -24,40 +31,39 @@ export function luaDefinitions(): LuaDefinition[] {
     if (!file.endsWith('.lua')) continue;
     const match = /^([a-z][a-z0-9-]*?)(?:-(\d+))?\.lua$/.exec(file);
     if (!match?.[1]) throw new Error(`Lua file ${file} is not named <name>[-<keys>].lua`);
+    const lua = readFileSync(new URL(file, luaDir), 'utf8');
     definitions.push({
       command: match[1].replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
       ...(match[2] !== undefined ? { numberOfKeys: Number(match[2]) } : {}),
-      lua: readFileSync(new URL(file, luaDir), 'utf8'),
+      lua,
+      sha: createHash('sha1').update(lua).digest('hex'),
     });
   }
   return (cached = definitions);
 }
 
-const defined = new WeakSet<Redis>();
-
-/** Defines every command on a connection (idempotent); `createRedis` does it for store ones. */
-export function defineLuaCommands(redis: Redis): void {
-  if (defined.has(redis)) return;
-  defined.add(redis);
-  for (const { command, numberOfKeys, lua } of luaDefinitions()) {
-    redis.defineCommand(command, numberOfKeys === undefined ? { lua } : { numberOfKeys, lua });
-  }
-}
+let byCommand: Map<string, LuaDefinition> | undefined;
 
 type LuaArg = string | number | Buffer;
-type LuaHost = Record<string, ((...args: LuaArg[]) => unknown) | undefined>;
 
-/** Runs a loaded command by name on a connection; the reply is the script's, unparsed. */
-export function callLua(redis: Redis, command: string, ...args: LuaArg[]): Promise<unknown> {
-  defineLuaCommands(redis);
-  const fn = (redis as unknown as LuaHost)[command];
-  if (!fn) throw new Error(`no Lua command ${command} in src/store/lua`);
-  return fn.apply(redis, args) as Promise<unknown>;
-}
-
-/** Queues a loaded command on a pipeline or MULTI of a connection `defineLuaCommands` saw. */
-export function queueLua(chain: ChainableCommander, command: string, ...args: LuaArg[]): void {
-  const fn = (chain as unknown as LuaHost)[command];
-  if (!fn) throw new Error(`no Lua command ${command} on this pipeline's connection`);
-  fn.apply(chain, args);
+/**
+ * Runs a command by name on a connection (its KEYS take the connection's key prefix, as any
+ * command's keys do); the reply is the script's, unparsed.
+ */
+export async function callLua(redis: Redis, command: string, ...args: LuaArg[]): Promise<unknown> {
+  byCommand ??= new Map(luaDefinitions().map((d) => [d.command, d]));
+  const definition = byCommand.get(command);
+  if (!definition) throw new Error(`no Lua command ${command} in src/store/lua`);
+  const { numberOfKeys, sha, lua } = definition;
+  const [keyCount, ...rest] = numberOfKeys === undefined ? args : [numberOfKeys, ...args];
+  if (keyCount === undefined || typeof keyCount === 'object') {
+    throw new Error(`Lua command ${command} needs its key count first`);
+  }
+  try {
+    return await redis.evalsha(sha, keyCount, ...rest);
+  } catch (err) {
+    // The reply's error code, not a message of ours: this Redis does not hold the script.
+    if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+    return redis.eval(lua, keyCount, ...rest);
+  }
 }

@@ -1,5 +1,4 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { defineLuaCommands } from './lua-commands.js';
 
 export type { Redis };
 
@@ -62,9 +61,7 @@ export function createRedis(
       : {}),
     ...extra,
   };
-  const redis = new Redis(target.url, options);
-  if (kind === 'store') defineLuaCommands(redis);
-  return redis;
+  return new Redis(target.url, options);
 }
 
 export function bullPrefix(prefix: string): string {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import type { Logger } from '../../src/log/logger.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ScriptNotFoundError, ScriptRefusedError } from '../../src/errors/script-errors.js';
 import type { QueueClient } from '../../src/queue/client.js';
 import {
@@ -270,6 +270,8 @@ describe('script runner runs', () => {
     };
     const { r } = runner(() => ok, { stats: broken, log });
     expect(await r.run({ name, args: {}, origin: 'api' })).toEqual(ok);
+    // The record is written after the answer, so its warning comes just after too.
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
     const warning = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
     expect(warning).toMatchObject({ msg: 'could not record a run', script: name });
   });

@@ -8,7 +8,7 @@ import type { RunLimits } from '../../queue/script-runs.js';
 import { createAdmission } from './admission.js';
 import { createComputeSlots, waitedForCpu } from './compute-slots.js';
 import { createHostRouter, type HostHandler } from './host-bridge.js';
-import type { RunTask, RunTaskResult } from './task-types.js';
+import type { RunTask, RunTaskResult, ScriptThreadData } from './task-types.js';
 
 /**
  * The compiled thread module. Worker threads need JavaScript: built, this file sits beside
@@ -42,8 +42,8 @@ export interface ScriptPoolOptions {
   limits: Pick<RunLimits, 'memory_mb'>;
 }
 
-/** A task as its caller gives it; the pool adds the host-call id and the compute slots. */
-export type PoolTask = Omit<RunTask, 'bridge' | 'compute'>;
+/** A task as its caller gives it; the pool adds the host-call id. */
+export type PoolTask = Omit<RunTask, 'bridge'>;
 
 export interface ScriptPool {
   /** Runs a task; `host` answers its host calls (`http`) on this, the main thread. */
@@ -72,6 +72,11 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
     minThreads: 1,
     maxThreads: count,
     idleTimeout: 60_000,
+    // Handed to each thread once, as it starts: a SharedArrayBuffer in every task's message
+    // cost the structured clone of each run a share of the main thread's time.
+    workerData: { compute } satisfies ScriptThreadData,
+    // Piscina's run-time and wait-time histograms: nobody reads them.
+    recordTiming: false,
     resourceLimits: {
       maxOldGenerationSizeMb: memoryMb,
       maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 4))),
@@ -103,7 +108,7 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
         }
       });
       try {
-        const full: RunTask = { ...task, bridge: bridge.end, compute };
+        const full: RunTask = { ...task, bridge: bridge.end };
         return (await piscina.run(full, { signal })) as RunTaskResult;
       } finally {
         bridge.close();

@@ -1,3 +1,4 @@
+import { workerData } from 'node:worker_threads';
 import {
   callFunction,
   compileModule,
@@ -16,10 +17,12 @@ import { boundFailure } from './bound-output.js';
 import { computeGate, waitedForCpu, type ComputeGate } from './compute-slots.js';
 import { createHostModules } from './host-modules.js';
 import { createProgramCache } from './program-cache.js';
-import type { RunTask, RunTaskResult } from './task-types.js';
+import type { RunTask, RunTaskResult, ScriptThreadData } from './task-types.js';
 
 /** This thread's compiled scripts; a thread runs one task at a time. */
 const programs = createProgramCache();
+/** The pool's compute slots; none outside a pool (a task run in place, as in tests). */
+const slots = (workerData as Partial<ScriptThreadData> | null)?.compute;
 
 /**
  * One script run inside a Piscina thread: the module runs top to bottom, then the entry point
@@ -27,7 +30,7 @@ const programs = createProgramCache();
  * cannot see (memory, a thread stuck in native code) are enforced by the pool from outside.
  */
 export default function runTask(task: RunTask): RunTaskResult {
-  const gate = heldGate(computeGate(task.compute));
+  const gate = heldGate(computeGate(slots));
   if (!gate.enter(task.deadline)) return waitedForCpu(task.limits.wall_time);
   const logs: string[] = [];
   let outputBytes = 0;

@@ -19,8 +19,12 @@ export interface RunTask {
   secretValues: ReadonlyMap<string, string | null>;
   /** Where its host calls are answered (added by the pool). */
   bridge: BridgeEnd;
-  /** The pool's compute slots (`compute-slots.ts`), added by the pool; absent outside one. */
-  compute?: SharedArrayBuffer;
+}
+
+/** What each thread of a script pool is started with (its `workerData`). */
+export interface ScriptThreadData {
+  /** The pool's compute slots (`compute-slots.ts`). */
+  compute: SharedArrayBuffer;
 }
 
 export interface RunTaskResult {
