@@ -142,7 +142,9 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       });
       // Everything else under /api needs a valid access token: authentication, then the rate limit.
       await api.register(async (secured) => {
-        for (const hook of authGuards(auth)) secured.addHook('onRequest', hook);
+        const guards = authGuards(auth);
+        for (const hook of guards.onRequest) secured.addHook('onRequest', hook);
+        secured.addHook('preHandler', guards.preHandler);
         await secured.register(meRoutes);
         await secured.register(scheduleRoutes, { schedules: deps.schedules });
         await secured.register(scriptRoutes, {

@@ -1,6 +1,12 @@
 import fastifyCookie, { type CookieSerializeOptions } from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import {
   checkClaims,
@@ -13,7 +19,7 @@ import type { AuthModule } from '../../auth/module.js';
 import type { AuthUser } from '../../auth/tokens.js';
 import { UnauthorizedError } from '../../errors/request-errors.js';
 import { isLoopbackHost } from '../../net/loopback.js';
-import { byIp, byUserOrIp, countRequest, rateLimitHook } from './rate-limit.js';
+import { byIp, byUserOrIp, countRequest, overlappedRateLimitHooks } from './rate-limit.js';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -105,9 +111,13 @@ export async function bearerClaims(
 /**
  * The guards of every protected `/api` route: bearer authentication (missing, malformed,
  * expired, tampered or wrong-type tokens → 401 `unauthorized`; sets `request.user`), then the
- * per-client rate limit, which therefore counts per user.
+ * per-client rate limit, which therefore counts per user. The count is started at onRequest
+ * and its verdict awaited at preHandler (`overlappedRateLimitHooks`).
  */
-export function authGuards(auth: AuthModule): onRequestHookHandler[] {
+export function authGuards(auth: AuthModule): {
+  onRequest: onRequestHookHandler[];
+  preHandler: preHandlerHookHandler;
+} {
   const authenticate: onRequestHookHandler = async function authenticate(request, reply) {
     const claims = await bearerClaims(request, auth.issuer);
     if (!claims || !(await auth.access.allows(claims))) {
@@ -117,7 +127,8 @@ export function authGuards(auth: AuthModule): onRequestHookHandler[] {
     }
     request.user = { username: claims.sub, role: claims.role };
   };
-  return [authenticate, rateLimitHook(auth.limits.api, byUserOrIp)];
+  const limit = overlappedRateLimitHooks(auth.limits.api, byUserOrIp);
+  return { onRequest: [authenticate, limit.onRequest], preHandler: limit.preHandler };
 }
 
 /** The host name of a Host header value, without port, lowercased (`[::1]` keeps its brackets). */

@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { BadRequestError, ServiceUnavailableError } from '../../errors/request-errors.js';
 import { internalErrorAnswer, toHttp } from '../../errors/to-http.js';
 import { isStoreUnavailable } from '../../store/redis.js';
+import { countError } from './rate-limit.js';
 import { storeUnavailableMessage } from './store-availability.js';
 
 /** Route schema validation failures, with the part of the request each one is about. */
@@ -31,11 +32,13 @@ export const errorsPlugin = fp(
   async (app) => {
     app.setNotFoundHandler(noRoute);
 
-    app.setErrorHandler((err: FastifyError, request, reply) => {
-      let error: unknown = validationError(err) ?? err;
+    app.setErrorHandler(async (err: FastifyError, request, reply) => {
+      // A request that failed while its rate-limit count was on its way (a bad body, say)
+      // answers with the count's error when it has one: beyond the limit is heard first.
+      let error: unknown = (await countError(request)) ?? validationError(err) ?? err;
       // Redis went away while the request ran (the request hook turns away those that come after).
-      if (isStoreUnavailable(err)) {
-        request.log.warn({ err: err.message }, 'request failed: Redis unreachable');
+      if (isStoreUnavailable(error)) {
+        request.log.warn({ err: (error as Error).message }, 'request failed: Redis unreachable');
         error = new ServiceUnavailableError(storeUnavailableMessage);
       }
       const answer = toHttp(error);

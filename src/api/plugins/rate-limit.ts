@@ -1,4 +1,9 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import type { RateLimit } from '../../auth/rate-limits.js';
 import { RateLimitedError } from '../../errors/request-errors.js';
 
@@ -20,6 +25,46 @@ export function rateLimitHook(limit: RateLimit, keyOf: ClientKey): onRequestHook
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
     await countRequest(limit, keyOf, request, reply);
   };
+}
+
+/** Counts on their way, by request: the error each one ends with (429, Redis down), or null. */
+const counting = new WeakMap<FastifyRequest, Promise<Error | null>>();
+
+/**
+ * The same count as `rateLimitHook`, started at onRequest and awaited at preHandler: its round
+ * trip to Redis runs while the body is read, parsed and validated, instead of before. Nothing a
+ * route does happens before the verdict, and a request that fails before its handler answers
+ * with the count's error first (`countError`, in the error handler): 429 beyond the limit,
+ * whatever else was wrong with it.
+ */
+export function overlappedRateLimitHooks(
+  limit: RateLimit,
+  keyOf: ClientKey,
+): { onRequest: onRequestHookHandler; preHandler: preHandlerHookHandler } {
+  return {
+    onRequest(request, reply, done) {
+      counting.set(
+        request,
+        countRequest(limit, keyOf, request, reply).then(
+          () => null,
+          (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+        ),
+      );
+      done();
+    },
+    async preHandler(request) {
+      const error = await countError(request);
+      if (error) throw error;
+    },
+  };
+}
+
+/** The error a request's overlapped count ended with, once it is known; null when none. */
+export async function countError(request: FastifyRequest): Promise<Error | null> {
+  const pending = counting.get(request);
+  if (pending === undefined) return null;
+  counting.delete(request);
+  return pending;
 }
 
 /**

@@ -84,7 +84,9 @@ describe('auth plugin', () => {
       return { ok: true };
     });
     app.register(async (scope) => {
-      for (const guard of authGuards(auth)) scope.addHook('onRequest', guard);
+      const guards = authGuards(auth);
+      for (const guard of guards.onRequest) scope.addHook('onRequest', guard);
+      scope.addHook('preHandler', guards.preHandler);
       scope.get('/protected', async (request) => ({ user: request.user }));
     });
     await app.ready();

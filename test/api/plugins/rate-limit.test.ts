@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../support/app.js';
 import { adminToken, authHeader } from '../../support/auth.js';
 import { createRedis } from '../../../src/store/redis.js';
 import { testRedisUrl } from '../../support/redis.js';
+import { ScriptNotFoundError } from '../../../src/errors/script-errors.js';
 
 const wrong = { username: 'admin', password: 'not the password at all' };
 
@@ -148,6 +149,43 @@ describe('administration limit', () => {
         expect(res.headers['x-ratelimit-limit']).toBeUndefined();
       }
     }
+  });
+});
+
+describe('a protected request that fails before its handler', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ 'admin.rate_limit.api_per_minute': 3 }, 'rl-bad');
+  });
+  afterAll(() => t.close());
+
+  // The count runs while the body is parsed and validated: the answer still waits for it.
+  it('counts with the headers, then answers 429 rather than its own 400, and creates nothing', async () => {
+    const token = await adminToken(t);
+    const send = (payload: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/scripts',
+        remoteAddress: '10.3.0.1',
+        headers: { ...authHeader(token), 'content-type': 'application/json' },
+        payload,
+      });
+    const bad = ['{"name": ', JSON.stringify({ name: 'x.star' }), JSON.stringify({ source: 1 })];
+    for (const [i, payload] of bad.entries()) {
+      const res = await send(payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('invalid_request');
+      expectLimitHeaders(res.headers, 3, 2 - i);
+    }
+    for (const payload of ['{"name": ', JSON.stringify({ name: 'ok.star', source: 'x = 1\n' })]) {
+      const limited = await send(payload);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error).toBe('rate_limited');
+      expectLimitHeaders(limited.headers, 3, 0);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+    const unknown = await t.services.scriptRunner.check('ok.star').catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(ScriptNotFoundError);
   });
 });
 
