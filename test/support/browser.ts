@@ -69,7 +69,10 @@ export async function startSteward(
     log: { level: process.env.TEST_LOG_LEVEL ?? 'warn' },
     // A browser journey makes more calls a minute than a person would.
     admin: { rate_limit: { api_per_minute: 2000, login_per_minute: 50 } },
-    // Without a model URL: no engine (sessions and agent schedules then answer 503).
+    // Without a model URL: no engine (sessions and agent schedules then answer 503). Not even
+    // the installed OpenCode, which `steward start` would otherwise supervise: a page that
+    // shows "engine unavailable" raced its start under load, and its package install raced the
+    // removal of this directory.
     ...(modelURL
       ? {
           engine: {
@@ -82,7 +85,7 @@ export async function startSteward(
             env: isolatedEnv(engineHome),
           },
         }
-      : {}),
+      : { engine: { autostart: false } }),
     ...extra,
   };
   // JSON is YAML.
