@@ -60,9 +60,9 @@ export function overlappedRateLimitHooks(
 }
 
 /** The error a request's overlapped count ended with, once it is known; null when none. */
-export async function countError(request: FastifyRequest): Promise<Error | null> {
+export function countError(request: FastifyRequest): Promise<Error | null> {
   const pending = counting.get(request);
-  if (pending === undefined) return null;
+  if (pending === undefined) return Promise.resolve(null);
   counting.delete(request);
   return pending;
 }

@@ -72,8 +72,8 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
     minThreads: 1,
     maxThreads: count,
     idleTimeout: 60_000,
-    // Handed to each thread once, as it starts: a SharedArrayBuffer in every task's message
-    // cost the structured clone of each run a share of the main thread's time.
+    // Handed to each thread once, as it starts: the same buffer for every run, so no task's
+    // message needs to carry it.
     workerData: { compute } satisfies ScriptThreadData,
     // Piscina's run-time and wait-time histograms: nobody reads them.
     recordTiming: false,
