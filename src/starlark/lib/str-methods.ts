@@ -16,6 +16,7 @@ import {
   type Value,
 } from '../values/index.js';
 import { iterableArg } from './args.js';
+import { joinStrings } from './join-strings.js';
 import { strFormat } from './str-format.js';
 import { replaceIn } from './str-replace.js';
 import { splitMethods } from './str-split.js';
@@ -134,8 +135,9 @@ function noArgs(name: string, f: (s: string) => Value): Method {
 function join(thread: Thread, args: Args, kw: Kw, self: Value): Value {
   const [x] = unpackPositional('join', args, kw, 1, 1);
   const items = iterableArg('join', x!, thread);
-  thread.alloc(joinedLength(items, (self as string).length));
-  return (items as string[]).join(self as string);
+  const total = joinedLength(items, (self as string).length);
+  thread.alloc(total);
+  return joinStrings(items as string[], self as string, total);
 }
 
 /**
