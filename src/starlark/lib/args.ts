@@ -51,6 +51,20 @@ export function iterableArg(fnName: string, v: Value, thread: Thread | null): Va
   return out;
 }
 
+/**
+ * `iterableArg` without the copy of a list's or tuple's own array, for a caller that only reads
+ * the items and runs no Starlark code meanwhile. A copy of more than about 16,000 items is a
+ * large-object allocation (fresh pages): about 40 ns an item on this machine, more than `join`
+ * then spends on them.
+ */
+export function iterableItems(fnName: string, v: Value, thread: Thread | null): readonly Value[] {
+  if (v instanceof List || v instanceof Tuple) {
+    thread?.steps(v.items.length);
+    return v.items;
+  }
+  return iterableArg(fnName, v, thread);
+}
+
 /** Whether `v` can be iterated. */
 export function isIterable(v: Value): boolean {
   if (!(v instanceof StarlarkObject)) return false;

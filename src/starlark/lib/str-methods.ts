@@ -15,7 +15,7 @@ import {
   type Thread,
   type Value,
 } from '../values/index.js';
-import { iterableArg } from './args.js';
+import { iterableItems } from './args.js';
 import { joinStrings } from './join-strings.js';
 import { strFormat } from './str-format.js';
 import { replaceIn } from './str-replace.js';
@@ -134,10 +134,10 @@ function noArgs(name: string, f: (s: string) => Value): Method {
 
 function join(thread: Thread, args: Args, kw: Kw, self: Value): Value {
   const [x] = unpackPositional('join', args, kw, 1, 1);
-  const items = iterableArg('join', x!, thread);
+  const items = iterableItems('join', x!, thread);
   const total = joinedLength(items, (self as string).length);
   thread.alloc(total);
-  return joinStrings(items as string[], self as string, total);
+  return joinStrings(items as readonly string[], self as string, total);
 }
 
 /**
