@@ -11,19 +11,30 @@ export const HOLE: Value = Object.freeze(Object.create(null)) as Value;
  * Small non-negative int keys that arrive in order (0, 1, 2, ...) are indexed by a plain
  * array instead: Map hashing scatters consecutive ints across memory, which made building
  * `{i: ... for i in range(n)}` cache-bound.
+ *
+ * A table of a few string keys (a record: `{"name": ..., "age": ...}`) has no Map at all: its
+ * string keys are found by scanning `keys`. A Map and its backing store are about a third of a
+ * small dict's bytes.
  */
+/** Slots (live or deleted) a table may have before its string keys get a Map. */
+const smallTable = 8;
+
 export abstract class HashTable extends StarlarkObject {
   declare keys: Value[];
   declare vals: Value[];
   declare itercount: number;
-  declare private index: Map<unknown, number>;
+  /**
+   * Slots of string keys and of the other primitive keys not in `dense`; null while the table
+   * is small and every key found through it would be a string (they are found by scanning).
+   */
+  declare private index: Map<unknown, number> | null;
   declare private cindex: Map<string, number> | null;
   /**
    * `dense[i]` is the slot of int key i, or -1 if absent. It only grows by appending the key
    * equal to its length, and only when that key is not in `index`; so an int key below
    * `dense.length` is never in `index`.
    */
-  declare private dense: number[];
+  declare private dense: number[] | null;
   declare private holes: number;
 
   constructor() {
@@ -31,9 +42,9 @@ export abstract class HashTable extends StarlarkObject {
     this.keys = [];
     this.vals = [];
     this.itercount = 0;
-    this.index = new Map();
+    this.index = null;
     this.cindex = null;
-    this.dense = [];
+    this.dense = null;
     this.holes = 0;
   }
 
@@ -49,60 +60,103 @@ export abstract class HashTable extends StarlarkObject {
   /** Slot of key `k`, or -1. Throws for unhashable keys. */
   find(k: Value): number {
     if (typeof k === 'string') {
+      if (this.index === null) return this.scan(k);
       const s = this.index.get(k);
       return s === undefined ? -1 : s;
     }
     const hk = tableKey(k);
-    if (typeof hk === 'number' && hk >= 0 && hk < this.dense.length && (hk | 0) === hk)
-      return this.dense[hk]!;
+    const dense = this.dense;
+    if (typeof hk === 'number' && dense !== null && hk >= 0 && hk < dense.length && (hk | 0) === hk)
+      return dense[hk]!;
     let s: number | undefined;
     if (typeof hk === 'string') s = this.cindex === null ? undefined : this.cindex.get(hk);
-    else s = this.index.get(hk);
+    else s = this.index === null ? undefined : this.index.get(hk);
     return s === undefined ? -1 : s;
+  }
+
+  /** The slot of string key `k` in a table without `index`. */
+  private scan(k: string): number {
+    const keys = this.keys;
+    for (let i = 0; i < keys.length; i++) if (keys[i] === k) return i;
+    return -1;
+  }
+
+  /** Gives the table its `index`, holding every string key (it grew, or holds other kinds). */
+  private indexed(): Map<unknown, number> {
+    if (this.index !== null) return this.index;
+    const index = new Map<unknown, number>();
+    const keys = this.keys;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (typeof k === 'string') index.set(k, i);
+    }
+    return (this.index = index);
+  }
+
+  private append(k: Value, v: Value): void {
+    this.keys.push(k);
+    this.vals.push(v);
   }
 
   /** Inserts or replaces; the caller has already checked mutability. */
   put(k: Value, v: Value): void {
+    if (typeof k === 'string' && this.index === null) {
+      const s = this.scan(k);
+      if (s >= 0) {
+        this.vals[s] = v;
+        return;
+      }
+      if (this.keys.length >= smallTable) this.indexed().set(k, this.keys.length);
+      this.append(k, v);
+      return;
+    }
     const hk = typeof k === 'string' ? k : tableKey(k);
     if (typeof hk === 'number' && hk >= 0 && (hk | 0) === hk) {
-      const dense = this.dense;
+      const dense = (this.dense ??= []);
       if (hk < dense.length) {
         const d = dense[hk]!;
         if (d >= 0) this.vals[d] = v;
         else {
           dense[hk] = this.keys.length;
-          this.keys.push(k);
-          this.vals.push(v);
+          this.append(k, v);
         }
         return;
       }
-      if (hk === dense.length && (this.index.size === 0 || !this.index.has(hk))) {
+      if (hk === dense.length && (this.index === null || !this.index.has(hk))) {
         dense.push(this.keys.length);
-        this.keys.push(k);
-        this.vals.push(v);
+        this.append(k, v);
         return;
       }
     }
     const composite = typeof hk === 'string' && typeof k !== 'string';
-    const map: Map<unknown, number> = composite ? (this.cindex ??= new Map()) : this.index;
+    const map: Map<unknown, number> = composite ? (this.cindex ??= new Map()) : this.indexed();
     const s = map.get(hk);
     if (s !== undefined) {
       this.vals[s] = v;
       return;
     }
     map.set(hk, this.keys.length);
-    this.keys.push(k);
-    this.vals.push(v);
+    this.append(k, v);
   }
 
   /** Removes `k`; returns its slot's old value or undefined. The caller checked mutability. */
   remove(k: Value): Value | undefined {
     const hk = typeof k === 'string' ? k : tableKey(k);
     let s: number | undefined;
-    if (typeof hk === 'number' && hk >= 0 && hk < this.dense.length && (hk | 0) === hk) {
-      s = this.dense[hk]!;
+    const dense = this.dense;
+    if (
+      typeof hk === 'number' &&
+      dense !== null &&
+      hk >= 0 &&
+      hk < dense.length &&
+      (hk | 0) === hk
+    ) {
+      s = dense[hk]!;
       if (s < 0) return undefined;
-      this.dense[hk] = -1;
+      dense[hk] = -1;
+    } else if (typeof k === 'string' && this.index === null) {
+      s = this.scan(k);
+      if (s < 0) return undefined;
     } else {
       const composite = typeof hk === 'string' && typeof k !== 'string';
       const map = composite ? this.cindex : this.index;
@@ -133,9 +187,9 @@ export abstract class HashTable extends StarlarkObject {
     const vals = this.vals;
     this.keys = [];
     this.vals = [];
-    this.index = new Map();
+    this.index = null;
     this.cindex = null;
-    this.dense = [];
+    this.dense = null;
     this.holes = 0;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
@@ -146,9 +200,9 @@ export abstract class HashTable extends StarlarkObject {
   clearAll(): void {
     this.keys = [];
     this.vals = [];
-    this.index = new Map();
+    this.index = null;
     this.cindex = null;
-    this.dense = [];
+    this.dense = null;
     this.holes = 0;
   }
 

@@ -168,6 +168,33 @@ describe('dict', () => {
     freeze(d);
     expect(() => setIndex(d, 'c', 3)).toThrow('cannot insert into frozen hash table');
   });
+  it('finds string keys the same way before and after the table gets its index', () => {
+    const d = new Dict();
+    const names = Array.from({ length: 12 }, (_, i) => `k${i}`);
+    for (const [i, k] of names.entries()) {
+      d.set(k, i);
+      // Every key so far, through whichever lookup the table has now.
+      for (const [j, seen] of names.slice(0, i + 1).entries()) expect(index(d, seen)).toBe(j);
+      expect(d.get(`k${i + 1}`)).toBeUndefined();
+    }
+    d.set('k3', 'again');
+    d.delete('k0');
+    expect(d.keyList()).toEqual(names.slice(1));
+    expect(index(d, 'k3')).toBe('again');
+    // A small table given other kinds of keys keeps its string keys findable.
+    const small = Dict.fromEntries([
+      ['a', 1],
+      ['b', 2],
+    ]);
+    small.set(-1, 'neg');
+    small.set(f(2.5), 'float');
+    small.set(0, 'zero');
+    small.delete('a');
+    small.set('c', 3);
+    expect(repr(small)).toBe('{"b": 2, -1: "neg", 2.5: "float", 0: "zero", "c": 3}');
+    expect([index(small, 'b'), index(small, 'c'), index(small, -1)]).toEqual([2, 3, 'neg']);
+    expect(small.get('a')).toBeUndefined();
+  });
   it('survives many deletions', () => {
     const d = new Dict();
     for (let i = 0; i < 100; i++) d.set(i, i);
