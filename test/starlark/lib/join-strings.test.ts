@@ -3,8 +3,7 @@ import { joinStrings } from '../../../src/starlark/lib/join-strings.js';
 import { List } from '../../../src/starlark/values/index.js';
 import { method } from '../values/helpers.js';
 
-const join = (items: string[], sep: string) =>
-  joinStrings(items, sep, items.join(sep).length);
+const join = (items: string[], sep: string) => joinStrings(items, sep, items.join(sep).length);
 
 describe('joinStrings', () => {
   it('gives what the engine join gives, on every path', () => {
