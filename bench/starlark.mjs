@@ -6,6 +6,8 @@
 // - cold: the first run in a fresh process, parse and compile included, for both runtimes; the
 //   runtime's own start-up is not counted on either side; the median of BENCH_COLD_RUNS
 //   processes (3) on each side, this machine being noisy;
+// - cold runs also report their system time and minor page faults on both sides: touching
+//   fresh memory is a large part of a cold run on a VM where a fault costs several µs;
 // - warm: a later run in the same process (Starlark from its compiled program, as a worker
 //   thread's cache serves a script's next run; CPython re-executing its compiled code), best of N.
 import { execFileSync } from 'node:child_process';
@@ -268,10 +270,14 @@ function starlarkCold(src) {
   const script = `
     const { execModule } = await import(${JSON.stringify(module)});
     const src = (await import('node:fs')).readFileSync(${JSON.stringify(file)}, 'utf8');
+    const r0 = process.resourceUsage();
     const t0 = performance.now();
     const m = execModule({ file: 'bench.star', source: src, options: ${JSON.stringify(OPTIONS)}, limits: { maxSteps: 1e10 } });
     console.log(performance.now() - t0);
     console.log(String(m.globals.get('result')));
+    const r1 = process.resourceUsage();
+    console.log((r1.systemCPUTime - r0.systemCPUTime) / 1000);
+    console.log(r1.minorPageFault - r0.minorPageFault);
   `;
   try {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
@@ -279,30 +285,37 @@ function starlarkCold(src) {
     })
       .trim()
       .split('\n');
-    return { ms: Number(out[0]), result: out[1] };
+    return { ms: Number(out[0]), result: out[1], sys: Number(out[2]), faults: Number(out[3]) };
   } finally {
     fs.rmSync(file, { force: true });
   }
 }
 
-/** The median time of `COLD_RUNS` calls of `run`, and the result of the first. */
+/** The median time, system time and page faults of `COLD_RUNS` calls of `run`, and the result of the first. */
 function medianOf(run) {
   const runs = Array.from({ length: COLD_RUNS }, run);
-  return { ms: median(runs.map((r) => r.ms)), result: runs[0].result };
+  return {
+    ms: median(runs.map((r) => r.ms)),
+    sys: median(runs.map((r) => r.sys)),
+    faults: median(runs.map((r) => r.faults)),
+    result: runs[0].result,
+  };
 }
 
 /** CPython: the first run (cold) and the best of RUNS later ones (warm) in one fresh process. */
 function runPython(src) {
   const file = path.join(os.tmpdir(), `steward-bench-${process.pid}.py`);
   const driver = `
-import time, sys
+import time, sys, resource
 sys.setrecursionlimit(100000)
 src = open(${JSON.stringify(file + '.src')}).read()
+r0 = resource.getrusage(resource.RUSAGE_SELF)
 t0 = time.perf_counter()
 code = compile(src + "\\nresult = main()\\n", "bench", "exec")
 g = {}
 exec(code, g)
 cold = (time.perf_counter() - t0) * 1000
+r1 = resource.getrusage(resource.RUSAGE_SELF)
 best = None
 for _ in range(${RUNS}):
     g = {}
@@ -313,12 +326,20 @@ for _ in range(${RUNS}):
 print(cold)
 print(best)
 print(g["result"])
+print((r1.ru_stime - r0.ru_stime) * 1000)
+print(r1.ru_minflt - r0.ru_minflt)
 `;
   fs.writeFileSync(file + '.src', src);
   fs.writeFileSync(file, driver);
   try {
     const out = execFileSync('python3', [file], { encoding: 'utf8' }).trim().split('\n');
-    return { cold: Number(out[0]), warm: Number(out[1]), result: out[2] };
+    return {
+      cold: Number(out[0]),
+      warm: Number(out[1]),
+      result: out[2],
+      sys: Number(out[3]),
+      faults: Number(out[4]),
+    };
   } finally {
     fs.rmSync(file, { force: true });
     fs.rmSync(file + '.src', { force: true });
@@ -341,6 +362,8 @@ for (const [name, src] of Object.entries(programs)) {
     cold: median(pys.map((r) => r.cold)),
     warm: Math.min(...pys.map((r) => r.warm)),
     result: pys[0].result,
+    sys: median(pys.map((r) => r.sys)),
+    faults: median(pys.map((r) => r.faults)),
   };
   for (const [label, r] of [
     ['cold', cold],
@@ -357,6 +380,10 @@ for (const [name, src] of Object.entries(programs)) {
     warm: warm.ms,
     pyWarm: p.warm,
     warmRatio: warm.ms / p.warm,
+    sys: cold.sys,
+    pySys: p.sys,
+    faults: cold.faults,
+    pyFaults: p.faults,
   });
 }
 const f = (v, w = 9) => v.toFixed(1).padStart(w);
@@ -369,6 +396,15 @@ for (const r of rows) {
   console.log(
     `${r.name.padEnd(14)} ${f(r.cold)} ${f(r.pyCold)} ${x(r.coldRatio)} ${f(r.warm)} ${f(r.pyWarm)} ${x(r.warmRatio)}`,
   );
+}
+// Where a cold run's time goes besides computing: the kernel's share (mostly page faults, which
+// cost several µs each on a VM) and the minor faults, per side.
+console.log(
+  `\n${'cold run'.padEnd(14)} ${['sys ms', 'py sys', 'faults', 'py faults'].map((h) => h.padStart(9)).join(' ')}`,
+);
+for (const r of rows) {
+  const n = (v) => String(Math.round(v)).padStart(9);
+  console.log(`${r.name.padEnd(14)} ${f(r.sys)} ${f(r.pySys)} ${n(r.faults)} ${n(r.pyFaults)}`);
 }
 const coldMedian = median(rows.map((r) => r.coldRatio));
 const warmMedian = median(rows.map((r) => r.warmRatio));
