@@ -5,6 +5,7 @@
  */
 import { binary, normInt, unary, type Value } from '../values/index.js';
 import {
+  bigOf,
   intAdd,
   intAnd,
   intMod,
@@ -48,11 +49,23 @@ export function mul(f: Frame, p: number, a: Value, b: Value): Value {
   return isInt(a) && isInt(b) ? intMul(a, b) : bin(f, p, '*', a, b);
 }
 
+let lastModulus = 0;
+let lastModulusBig = 0n;
+
+/** `BigInt(b)` of a loop's modulus, made once while the same one comes back. */
+function modulusBig(b: number): bigint {
+  if (b !== lastModulus) {
+    lastModulus = b;
+    lastModulusBig = BigInt(b);
+  }
+  return lastModulusBig;
+}
+
 export function mod(f: Frame, p: number, a: Value, b: Value): Value {
   if (typeof b === 'bigint' && b > 0n && isInt(a)) return intMod(a, b);
   if (typeof b === 'number' && b > 0 && typeof a === 'bigint') {
     // As the closures' `x % K`: a big dividend meeting a small positive modulus.
-    const kb = BigInt(b);
+    const kb = modulusBig(b);
     // A power-of-two modulus (PRNGs wrapping at 2^31) truncates rather than divides.
     const bits = pow2Bits(kb);
     if (bits >= 0) return Number(BigInt.asUintN(bits, a));
@@ -64,7 +77,7 @@ export function mod(f: Frame, p: number, a: Value, b: Value): Value {
 
 export function xor(f: Frame, p: number, a: Value, b: Value): Value {
   // Hashes mix a small int into a big accumulator.
-  if (typeof a === 'bigint' && typeof b === 'number') return normInt(a ^ BigInt(b));
+  if (typeof a === 'bigint' && typeof b === 'number') return normInt(a ^ bigOf(b));
   return isInt(a) && isInt(b) ? intXor(a, b) : bin(f, p, '^', a, b);
 }
 
@@ -87,7 +100,7 @@ export function shr(f: Frame, p: number, a: Value, b: Value): Value {
   if (typeof b === 'number' && b >= 0 && b < 512) {
     // Dividing by a power of two is exact, so flooring it is the arithmetic shift.
     if (typeof a === 'number') return Math.floor(a / 2 ** b) + 0;
-    if (typeof a === 'bigint') return normInt(a >> BigInt(b));
+    if (typeof a === 'bigint') return normInt(a >> bigOf(b));
   }
   return bin(f, p, '>>', a, b);
 }

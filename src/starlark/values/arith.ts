@@ -9,6 +9,18 @@ export function toBig(x: number | bigint): bigint {
   return typeof x === 'bigint' ? x : BigInt(x);
 }
 
+/** 0n to 511n, made once: shift counts and the small ints hashes mix in (`h ^ ord(c)`). */
+const smallBigs: bigint[] = Array.from({ length: 512 }, (_, i) => BigInt(i));
+
+/**
+ * `BigInt(n)` of an integral number, without allocating for 0–511. Each operation on a big int
+ * that converted its small operand made a new bigint for it, about a quarter of a 64-bit PRNG
+ * step's allocations.
+ */
+export function bigOf(n: number): bigint {
+  return n >= 0 && n < 512 ? smallBigs[n]! : BigInt(n);
+}
+
 /** Converts an int to a float value, failing for ints beyond the float range. */
 export function intToFloat(x: number | bigint): number {
   if (typeof x === 'number') return x;
@@ -135,7 +147,7 @@ export function intShift(a: number | bigint, b: number | bigint, left: boolean):
     const r = a * p;
     if (Number.isSafeInteger(r)) return r + 0;
   }
-  const n = BigInt(b);
+  const n = typeof b === 'number' ? bigOf(b) : b;
   return normInt(left ? toBig(a) << n : toBig(a) >> n);
 }
 

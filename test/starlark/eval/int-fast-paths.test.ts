@@ -107,6 +107,35 @@ result = main()
     );
   });
 
+  it('shifts, mixes small ints into bigints and alternates moduli as exact arithmetic does', () => {
+    // Shift counts and small xor operands come from a table of bigints made once, and a bigint
+    // modulo a small int reuses the last modulus's bigint: every count and modulus must still
+    // be the one asked for.
+    const counts = [0, 1, 7, 13, 33, 63, 64, 255, 511];
+    const moduli = [7, 1000000007, 7, 11, 2147483648, 11, 1000000007];
+    const got = run(`
+def main():
+    xs = [${edges.map(String).join(', ')}]
+    out = []
+    for a in xs:
+        for k in [${counts.join(', ')}]:
+            out.append([a << k, a >> k, a ^ k])
+        for m in [${moduli.join(', ')}]:
+            out.append((a * a) % m)
+    return out
+result = main()
+`);
+    const want: unknown[] = [];
+    for (const a of edges) {
+      for (const k of counts) {
+        const n = BigInt(k);
+        want.push([a << n, a >> n, a ^ n].map(canon));
+      }
+      for (const m of moduli) want.push(canon(mod(a * a, BigInt(m))));
+    }
+    expect(got).toEqual(want);
+  });
+
   it('never produces -0 and keeps errors', () => {
     expect(run('x = 0\nresult = [x * -5, -x >> 3, (-1) >> 70, 5 >> 600 if False else 0]')).toEqual([
       0, 0, -1, 0,
