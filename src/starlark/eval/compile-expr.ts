@@ -19,6 +19,7 @@ import { binaryExpr } from './compile-binary.js';
 import { callExpr } from './compile-call.js';
 import { compileComprehension } from './compile-comp.js';
 import { encodePos, type FnCtx } from './context.js';
+import { literalStringKeys } from './dict-literal-keys.js';
 import { makeFunction } from './compile-function.js';
 import { Cell, type Frame } from './function.js';
 
@@ -120,6 +121,16 @@ export function elems(c: FnCtx, xs: A.Expr[]): (f: Frame) => Value[] {
 }
 
 function dictLiteral(c: FnCtx, e: A.DictExpr): Eval {
+  const keys = literalStringKeys(e);
+  if (keys !== null) {
+    const vals = e.entries.map((en) => compileExpr(c, en.value));
+    // Arrays of the entries' own length: a literal's dict is built to size.
+    return (f) =>
+      Dict.literal(
+        keys.slice(),
+        vals.map((v) => v(f)),
+      );
+  }
   const ks = e.entries.map((en) => compileExpr(c, en.key));
   const vs = e.entries.map((en) => compileExpr(c, en.value));
   const ps = e.entries.map((en) => encodePos(en.key));

@@ -8,6 +8,7 @@ import { Bytes, SFloat, Tuple, type Value } from '../values/index.js';
 import type * as A from '../syntax/ast.js';
 import { genBinary } from './gen-binary.js';
 import { genCall } from './gen-call.js';
+import { literalStringKeys } from './dict-literal-keys.js';
 import { genComprehension } from './gen-comp.js';
 import { Emitter, num, unsupported } from './gen-emitter.js';
 import { genMakeFunction } from './gen-function.js';
@@ -73,6 +74,12 @@ export function genElems(em: Emitter, xs: readonly A.Expr[]): string[] {
 
 function dictLiteral(em: Emitter, e: A.DictExpr): string {
   const d = em.temp();
+  const keys = literalStringKeys(e);
+  if (keys !== null) {
+    const vals = e.entries.map((en) => genExpr(em, en.value));
+    em.emit(`${d} = Dict.literal([${keys.map((k) => em.k(k)).join(', ')}], [${vals.join(', ')}]);`);
+    return d;
+  }
   em.emit(`${d} = new Dict();`);
   for (const en of e.entries) {
     const k = genExpr(em, en.key);

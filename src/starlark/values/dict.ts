@@ -6,6 +6,15 @@ import { StarlarkError, type Value } from './value.js';
 
 /** Starlark dict: insertion-ordered, keys compared by Starlark equality (1 and 1.0 are one key). */
 export class Dict extends HashTable {
+  /**
+   * A dict literal's dict, when its keys are distinct string constants, at most `smallTable`
+   * of them (the compilers check): the arrays are its slots, with no lookup per entry, and sized
+   * to the entries rather than to a first push's sixteen.
+   */
+  static literal(keys: string[], vals: Value[]): Dict {
+    return new Dict(keys, vals);
+  }
+
   override get typeName(): string {
     return 'dict';
   }

@@ -17,7 +17,7 @@ export const HOLE: Value = Object.freeze(Object.create(null)) as Value;
  * small dict's bytes.
  */
 /** Slots (live or deleted) a table may have before its string keys get a Map. */
-const smallTable = 8;
+export const smallTable = 8;
 
 export abstract class HashTable extends StarlarkObject {
   declare keys: Value[];
@@ -37,10 +37,14 @@ export abstract class HashTable extends StarlarkObject {
   declare private dense: number[] | null;
   declare private holes: number;
 
-  constructor() {
+  /**
+   * `keys` and `vals`, when given, become the table's slots as they are, with no lookups: they
+   * must be distinct strings, at most `smallTable` of them (see `Dict.literal`).
+   */
+  constructor(keys: Value[] = [], vals: Value[] = []) {
     super();
-    this.keys = [];
-    this.vals = [];
+    this.keys = keys;
+    this.vals = vals;
     this.itercount = 0;
     this.index = null;
     this.cindex = null;
