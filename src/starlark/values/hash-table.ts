@@ -4,6 +4,9 @@ import { StarlarkError, StarlarkObject, type Value, type ValueIterator } from '.
 /** Marks a deleted slot in the insertion-ordered arrays. */
 export const HOLE: Value = Object.freeze(Object.create(null)) as Value;
 
+/** Slots (live or deleted) a table may have before its string keys get a Map. */
+export const smallTable = 8;
+
 /**
  * Insertion-ordered hash table shared by dict and set. Keys and values live in parallel
  * arrays (so iteration is a plain array walk); a JS Map indexes primitive keys by value and
@@ -16,9 +19,6 @@ export const HOLE: Value = Object.freeze(Object.create(null)) as Value;
  * string keys are found by scanning `keys`. A Map and its backing store are about a third of a
  * small dict's bytes.
  */
-/** Slots (live or deleted) a table may have before its string keys get a Map. */
-export const smallTable = 8;
-
 export abstract class HashTable extends StarlarkObject {
   declare keys: Value[];
   declare vals: Value[];
