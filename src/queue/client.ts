@@ -66,6 +66,10 @@ export function answerCallers<R>(
       throw err;
     }
     await tell(job, { ok: true, value: result });
+    // A caller in this process was answered synchronously: its reply goes out in this turn of
+    // the event loop, before BullMQ's completion of the job takes the turn (the job's lock holds
+    // it meanwhile).
+    await new Promise(setImmediate);
     return result;
   };
 }

@@ -27,9 +27,18 @@ export interface ScriptRunner {
    * Everything after the checks answers a result (failures included), redacted by the worker;
    * whoever sends it out of Steward redacts it again with its own current secret set.
    */
-  run(request: RunRequest): Promise<RunResult>;
+  run(request: RunRequest, checked?: Promise<RunCheck>): Promise<RunResult>;
   /** The hash a run of `name` would execute, or the refusal (same rules as `run`). */
-  check(name: string, allowUnapproved?: boolean): Promise<{ record: ScriptRecord; hash: string }>;
+  check(name: string, allowUnapproved?: boolean): Promise<RunCheck>;
+}
+
+/**
+ * What `check` found. `run` takes one started earlier for the same name and rule (the API starts
+ * it beside the request's rate-limit count): the checks then cost no round trip of their own.
+ */
+export interface RunCheck {
+  record: ScriptRecord;
+  hash: string;
 }
 
 export interface ScriptRunnerDeps {
@@ -46,7 +55,7 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
   const producer = createScriptRunProducer({ queues: deps.queues, limits: deps.limits });
 
   /** A fast pre-check with the worker's rule: refusals answer without a trip through the queue. */
-  async function check(name: string, allowUnapproved = false) {
+  async function check(name: string, allowUnapproved = false): Promise<RunCheck> {
     // The file is stat'ed beside the record's round trip (as the worker does), not after it.
     const [record, fileHash] = await Promise.all([
       store.get(name),
@@ -60,8 +69,8 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
 
   return {
     check,
-    async run(request) {
-      const { hash } = await check(request.name, request.allowUnapproved);
+    async run(request, checked) {
+      const { hash } = await (checked ?? check(request.name, request.allowUnapproved));
       const { refusal, ...result } = await producer.run({
         name: request.name,
         hash,

@@ -38,6 +38,10 @@ describe("the heap options Steward's server processes start with", () => {
     );
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
-    expect(Number(res.stdout)).toBeLessThanOrEqual(8 * 1024 * 1024);
+    // Two semi-spaces of the size the options give.
+    const semiMb = Number(/^--max-semi-space-size=(\d+)$/.exec(nodeHeapOptions[0])?.[1]);
+    expect(semiMb).toBeGreaterThan(0);
+    expect(semiMb).toBeLessThan(16);
+    expect(Number(res.stdout)).toBeLessThanOrEqual(2 * semiMb * 1024 * 1024);
   });
 });

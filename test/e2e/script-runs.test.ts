@@ -351,6 +351,30 @@ describe('POST /api/scripts/:name/test', () => {
     expect(history).toHaveLength(2);
   });
 
+  it('answers a request refused before its handler by that refusal, its early checks unread', async () => {
+    // The checks start beside the rate-limit count, before the body is validated: a missing
+    // script with a bad body is still a 400, its 404 never surfaces (nor as an unhandled
+    // rejection), and nothing reaches the queue.
+    const queue = h.ctx.queues.queue('scriptRuns');
+    const before = await queue.getJobCounts();
+    const bad = await test('missing-run.star', { args: 5 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe('invalid_request');
+    const badName = await test('..%2Fsecrets.star', {});
+    expect(badName.statusCode).toBe(400);
+    expect(await queue.getJobCounts()).toEqual(before);
+    // The same checks, reached: each refusal is the handler's own answer.
+    expect((await test('missing-run.star')).statusCode).toBe(404);
+    const created = await h.call('POST', '/api/scripts', {
+      name: 'unreviewed.star',
+      source: 'result = 1\n',
+    });
+    expect(created.statusCode).toBe(201);
+    const pending = await test('unreviewed.star');
+    expect(pending.statusCode).toBe(403);
+    expect(await queue.getJobCounts()).toEqual(before);
+  });
+
   it('needs a bearer token', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/api/scripts' });
     expect(res.statusCode).toBe(401);

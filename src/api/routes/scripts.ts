@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NotFoundError } from '../../errors/request-errors.js';
 import { unifiedDiff } from '../../scripts/diff.js';
 import { commitPattern } from '../../scripts/hashing.js';
-import type { ScriptRunner } from '../../scripts/script-runner.js';
+import type { RunCheck, ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { scriptDetailSchema } from '../../scripts/script-schema.js';
 import { toDetail, toListEntry } from '../../scripts/script-views.js';
@@ -151,16 +151,37 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
     },
   );
 
+  // A run's checks only read (the record, the file's hash), so they start once the guards have
+  // let the request in, beside its rate-limit count: their round trip overlaps the count's
+  // instead of following it. The handler, reached only when the count allows the request,
+  // awaits them; a request refused before it leaves them unread.
+  const checks = new WeakMap<FastifyRequest, Promise<RunCheck>>();
+  const startCheck = (req: FastifyRequest) => {
+    const params = nameParams.safeParse(req.params);
+    if (!params.success) return;
+    const check = runner.check(params.data.name);
+    check.catch(() => {});
+    checks.set(req, check);
+  };
   r.post(
     '/scripts/:name/test',
-    { schema: { params: nameParams, body: testBody, response: { 200: runResultSchema } } },
+    {
+      schema: { params: nameParams, body: testBody, response: { 200: runResultSchema } },
+      onRequest: (req, _reply, done) => {
+        startCheck(req);
+        done();
+      },
+    },
     async (req) => {
-      const result = await runner.run({
-        name: req.params.name,
-        args: req.body?.args ?? {},
-        ...(req.body?.function !== undefined ? { function: req.body.function } : {}),
-        origin: 'api',
-      });
+      const result = await runner.run(
+        {
+          name: req.params.name,
+          args: req.body?.args ?? {},
+          ...(req.body?.function !== undefined ? { function: req.body.function } : {}),
+          origin: 'api',
+        },
+        checks.get(req),
+      );
       // The worker redacted with its secret set; this one may know a secret set since.
       const { success, result: value, error, duration_ms, logs } = redactDeep(result, redact);
       return success
