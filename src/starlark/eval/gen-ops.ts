@@ -5,7 +5,6 @@
  */
 import { binary, normInt, unary, type Value } from '../values/index.js';
 import {
-  bigOf,
   intAdd,
   intAnd,
   intMod,
@@ -15,6 +14,7 @@ import {
   intSub,
   intXor,
   pow2Bits,
+  toBig,
 } from '../values/arith.js';
 import { inplaceBinary } from './compile-stmt.js';
 import type { Frame } from './function.js';
@@ -77,7 +77,7 @@ export function mod(f: Frame, p: number, a: Value, b: Value): Value {
 
 export function xor(f: Frame, p: number, a: Value, b: Value): Value {
   // Hashes mix a small int into a big accumulator.
-  if (typeof a === 'bigint' && typeof b === 'number') return normInt(a ^ bigOf(b));
+  if (typeof a === 'bigint' && typeof b === 'number') return normInt(a ^ toBig(b));
   return isInt(a) && isInt(b) ? intXor(a, b) : bin(f, p, '^', a, b);
 }
 
@@ -100,7 +100,7 @@ export function shr(f: Frame, p: number, a: Value, b: Value): Value {
   if (typeof b === 'number' && b >= 0 && b < 512) {
     // Dividing by a power of two is exact, so flooring it is the arithmetic shift.
     if (typeof a === 'number') return Math.floor(a / 2 ** b) + 0;
-    if (typeof a === 'bigint') return normInt(a >> bigOf(b));
+    if (typeof a === 'bigint') return normInt(a >> toBig(b));
   }
   return bin(f, p, '>>', a, b);
 }

@@ -22,6 +22,7 @@ import {
   truth,
   type Value,
 } from '../values/index.js';
+import { toBig } from '../values/arith.js';
 import { modBits, modPow2, mulMod } from './gen-fused.js';
 import { fastHelpers } from './gen-fast-helpers.js';
 import { add, and, augment, bin, mod, mul, neg, or, shl, shr, sub, unop, xor } from './gen-ops.js';
@@ -165,7 +166,7 @@ function makeRuntime() {
     numStr: String,
     asUintN: BigInt.asUintN,
     toNumber: Number,
-    toBigInt: BigInt,
+    toBigInt: toBig,
     MAXBIG: BigInt(Number.MAX_SAFE_INTEGER),
     truth,
     iterate,

@@ -5,20 +5,17 @@ import { normInt, SFloat, StarlarkError, type Value } from './value.js';
  * bigint otherwise; `-0` never escapes as an int (hence the `+ 0` normalisations).
  */
 
-export function toBig(x: number | bigint): bigint {
-  return typeof x === 'bigint' ? x : BigInt(x);
-}
-
 /** 0n to 511n, made once: shift counts and the small ints hashes mix in (`h ^ ord(c)`). */
 const smallBigs: bigint[] = Array.from({ length: 512 }, (_, i) => BigInt(i));
 
 /**
- * `BigInt(n)` of an integral number, without allocating for 0–511. Each operation on a big int
- * that converted its small operand made a new bigint for it, about a quarter of a 64-bit PRNG
- * step's allocations.
+ * An int as a bigint, without allocating for 0–511. Each operation on a big int that converted
+ * its small operand made a new bigint for it, about a quarter of a 64-bit PRNG step's
+ * allocations. Every conversion of an int operand goes through here, the generated code's too.
  */
-export function bigOf(n: number): bigint {
-  return n >= 0 && n < 512 ? smallBigs[n]! : BigInt(n);
+export function toBig(x: number | bigint): bigint {
+  if (typeof x === 'bigint') return x;
+  return x >= 0 && x < 512 ? smallBigs[x]! : BigInt(x);
 }
 
 /** Converts an int to a float value, failing for ints beyond the float range. */
@@ -147,7 +144,7 @@ export function intShift(a: number | bigint, b: number | bigint, left: boolean):
     const r = a * p;
     if (Number.isSafeInteger(r)) return r + 0;
   }
-  const n = typeof b === 'number' ? bigOf(b) : b;
+  const n = toBig(b);
   return normInt(left ? toBig(a) << n : toBig(a) >> n);
 }
 
