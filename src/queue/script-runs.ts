@@ -19,12 +19,7 @@ export function runDeadline(limits: Pick<RunLimits, 'wall_time'>): number {
   return limits.wall_time + runDeadlineMargin;
 }
 
-/**
- * The names a script sees besides the builtins. The worker's host modules are typed by this
- * list, and the syntax check accepts exactly these, so the two cannot drift apart.
- */
-export const scriptGlobals = ['http', 'json', 'time', 'secrets', 'format', 'args'] as const;
-export type ScriptGlobal = (typeof scriptGlobals)[number];
+export { scriptGlobals, type ScriptGlobal } from './script-globals.js';
 
 export const scriptRunPayload = z.object({
   /** Script name with `.star`, or null for code that is not stored (never used unapproved). */

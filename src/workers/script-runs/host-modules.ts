@@ -12,7 +12,8 @@ import {
 import { formatPercent } from '../../starlark/values/percent-format.js';
 import { toStarlark } from '../../starlark/values/convert.js';
 import { encodeJSON, jsonModule } from '../../starlark/index.js';
-import type { RunLimits, ScriptGlobal } from '../../queue/script-runs.js';
+import type { RunLimits } from '../../queue/script-runs.js';
+import type { ScriptGlobal } from '../../queue/script-globals.js';
 import { unpackArgs, wantString } from '../../starlark/values/unpack.js';
 import type { ComputeGate } from './compute-slots.js';
 import { callHost, HostCallTimeout, hostSleep, type BridgeEnd } from './host-bridge.js';

@@ -12,7 +12,7 @@ import {
   toStarlark,
   type Value,
 } from '../../starlark/index.js';
-import { scriptGlobals, type ScriptGlobal } from '../../queue/script-runs.js';
+import { scriptGlobals, type ScriptGlobal } from '../../queue/script-globals.js';
 import { boundFailure } from './bound-output.js';
 import { computeGate, waitedForCpu, type ComputeGate } from './compute-slots.js';
 import { createHostModules } from './host-modules.js';
