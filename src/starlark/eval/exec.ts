@@ -153,13 +153,16 @@ export function compileProgram(opts: CompileOptions): Program {
         run.thread ?? new EvalThread(run.limits ?? {}, options, run.print ?? (() => {}));
       const locals: Array<Value | undefined> = scope.locals.map(() => undefined);
       const frame = newFrame(locals, [], thread, opts.file, '<toplevel>');
-      thread.frames.push(frame);
+      const h = thread.height;
+      thread.frames[h] = frame;
+      thread.height = h + 1;
       try {
         body(frame);
       } catch (e) {
         throw annotate(e, thread);
       } finally {
-        thread.frames.pop();
+        thread.frames[h] = undefined;
+        thread.height = h;
       }
       const out = new Map<string, Value>();
       resolved.globals.forEach((b, i) => {

@@ -168,7 +168,10 @@ export function invoke(
     fn: code.name,
   };
   if (++thread.stepCount >= thread.stepMark) thread.checkpoint();
-  thread.frames.push(frame);
+  const frames = thread.frames;
+  const h = thread.height;
+  frames[h] = frame;
+  thread.height = h + 1;
   thread.depth++;
   code.active++;
   // No `finally`: the unwinding is written out on both paths, which keeps this hot function small.
@@ -176,12 +179,14 @@ export function invoke(
     code.body(frame);
   } catch (e) {
     const err = annotate(e, thread);
-    thread.frames.pop();
+    frames[h] = undefined;
+    thread.height = h;
     thread.depth--;
     code.active--;
     throw err;
   }
-  thread.frames.pop();
+  frames[h] = undefined;
+  thread.height = h;
   thread.depth--;
   code.active--;
   return frame.ret;

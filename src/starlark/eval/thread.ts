@@ -56,7 +56,15 @@ export class EvalThread implements Thread {
   stepMark: number;
   depth = 0;
   output = 0;
-  readonly frames: FrameInfo[] = [];
+  /**
+   * The live call stack is `frames[0 .. height)`: calls store their frame at `height` and
+   * restore `height` on the way out, rather than pushing and popping (two builtin calls per
+   * Starlark call, which a cold run makes before V8 has optimised anything). Slots at or above
+   * `height` are dead: a closure-compiled call clears its own; a generated call's slot keeps
+   * its reused frame, which holds no locals.
+   */
+  readonly frames: Array<FrameInfo | undefined> = [];
+  height = 0;
   /**
    * Generated functions' frame objects by stack height, reused call after call: a frame is
    * only ever reachable while its call is live (tracebacks copy positions out when an error
@@ -125,6 +133,8 @@ export class EvalThread implements Thread {
 
   /** The live call stack, outermost first. */
   callStack(): StackFrame[] {
-    return this.frames.map(decodePos);
+    const out: StackFrame[] = [];
+    for (let i = 0; i < this.height; i++) out.push(decodePos(this.frames[i] as FrameInfo));
+    return out;
   }
 }
