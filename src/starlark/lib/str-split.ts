@@ -45,8 +45,19 @@ function rsplitWhitespace(s: string, max: number): string[] {
   return out.reverse();
 }
 
+/**
+ * Below this length a string is split by an `indexOf` loop rather than V8's `split`, whose call
+ * into the runtime costs more than the loop on short strings (a CSV line, a `key=value` pair):
+ * 30 000 splits of 20-character lines at a comma took 4.6 ms against 9.9 ms, and the two meet
+ * between 256 (0.89×) and 1024 characters (1.06×), in one process, best of 20 rounds each.
+ */
+const shortSplit = 512;
+
 function splitSep(s: string, sep: string, max: number): string[] {
-  if (max < 0) return s.split(sep);
+  if (max < 0) {
+    if (s.length >= shortSplit) return s.split(sep);
+    max = Infinity;
+  }
   const out: string[] = [];
   let pos = 0;
   while (out.length < max) {
@@ -60,7 +71,7 @@ function splitSep(s: string, sep: string, max: number): string[] {
 }
 
 function rsplitSep(s: string, sep: string, max: number): string[] {
-  if (max < 0) return s.split(sep);
+  if (max < 0) return splitSep(s, sep, max);
   const out: string[] = [];
   let end = s.length;
   while (out.length < max) {

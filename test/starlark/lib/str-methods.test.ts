@@ -33,6 +33,18 @@ describe('str methods', () => {
     expect(() => m('a', 'split', '')).toThrow('empty separator');
     expect(r(m('a\nb\r\nc\n', 'splitlines'))).toBe('["a", "b", "c"]');
     expect(r(m('a\nb', 'splitlines', true))).toBe('["a\\n", "b"]');
+  });
+  it('splits short strings (an indexOf loop) and long ones (V8 split) alike', () => {
+    // Either side of the 512-character cut-off, every separator shape gives what JS split does.
+    for (const len of [0, 1, 30, 511, 512, 513, 2000]) {
+      for (const sep of [',', ',,', 'ab']) {
+        const s = Array.from({ length: len }, (_, i) => 'ab,c'[(i * 7) % 4]).join('');
+        const want = s.split(sep);
+        expect((m(s, 'split', sep) as List).items).toEqual(want);
+        expect((m(s, 'rsplit', sep) as List).items).toEqual(want);
+        expect((m(sep + s + sep, 'split', sep) as List).items).toEqual((sep + s + sep).split(sep));
+      }
+    }
     expect(r(m('a/b/c', 'partition', '/'))).toBe('("a", "/", "b/c")');
     expect(r(m('a/b/c', 'rpartition', '/'))).toBe('("a/b", "/", "c")');
   });
