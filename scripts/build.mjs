@@ -1,6 +1,7 @@
 // `npm run build`: a fresh dist (tsc never deletes the output of a moved or removed module, and
 // a stale file there could still be imported), then the Lua of src/store/lua beside
-// dist/store/lua-commands.js, since tsc emits only JavaScript, then the admin web UI (ui/) into
+// dist/store/lua-commands.js, since tsc emits only JavaScript, then the script thread's module
+// bundled into one file, then the admin web UI (ui/) into
 // dist/ui with Vite, each asset also stored gzip- and brotli-compressed for @fastify/static.
 import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,29 @@ const tsc = spawnSync(
 );
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 cpSync(new URL('src/store/lua', root), new URL('dist/store/lua', root), { recursive: true });
+
+// The script thread's module as one file: a new thread then loads one module rather than the
+// hundred or so of the interpreter and the thread's code (src/workers/script-runs/pool.ts picks
+// it when it is not older than run-task.js). Without rolldown (a production install without dev
+// dependencies) the threads load run-task.js and its imports as they are.
+let rolldown;
+try {
+  ({ rolldown } = await import('rolldown'));
+} catch {
+  console.warn(
+    'rolldown is not installed: script threads load dist/workers/script-runs/run-task.js',
+  );
+}
+if (rolldown) {
+  const threadDir = new URL('dist/workers/script-runs/', root);
+  const bundle = await rolldown({
+    input: new URL('run-task.js', threadDir).pathname,
+    platform: 'node',
+    logLevel: 'warn',
+  });
+  await bundle.write({ file: new URL('run-task.bundle.js', threadDir).pathname, format: 'esm' });
+  await bundle.close();
+}
 
 // A production install without dev dependencies (the Docker runtime stage copies a built dist)
 // has no Vite: the API then runs without the UI and says so at start.

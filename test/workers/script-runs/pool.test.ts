@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { createHostHandler } from '../../../src/workers/script-runs/host-calls.j
 import {
   createScriptPool,
   runTaskFile,
+  threadModule,
   type PoolTask,
   type ScriptPool,
 } from '../../../src/workers/script-runs/pool.js';
@@ -16,10 +17,30 @@ import { startServer, type LocalServer } from '../../net/local-server.js';
 const limits = configSchema.parse({}).scripts.limits;
 
 describe('runTaskFile', () => {
-  it('run from sources, points at the compiled thread module under dist/', () => {
+  it('run from sources, points at the compiled thread module under dist/, bundled by the build', () => {
     const file = runTaskFile();
-    expect(file).toBe(path.resolve(__dirname, '../../../dist/workers/script-runs/run-task.js'));
+    expect(file).toBe(
+      path.resolve(__dirname, '../../../dist/workers/script-runs/run-task.bundle.js'),
+    );
     expect(existsSync(file)).toBe(true);
+  });
+
+  it('takes the bundle only when it is not older than run-task.js', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-thread-module-'));
+    try {
+      const plain = path.join(dir, 'run-task.js');
+      const bundle = path.join(dir, 'run-task.bundle.js');
+      writeFileSync(plain, '');
+      expect(threadModule(dir)).toBe(plain);
+      writeFileSync(bundle, '');
+      utimesSync(bundle, new Date(2_000_000_000_000), new Date(2_000_000_000_000));
+      expect(threadModule(dir)).toBe(bundle);
+      // tsc run alone after the build: the bundle holds the code before it.
+      utimesSync(bundle, new Date(1_000_000_000_000), new Date(1_000_000_000_000));
+      expect(threadModule(dir)).toBe(plain);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
