@@ -63,7 +63,7 @@ function assemble(em: Emitter, nslots: number, nlocals: number): string {
   const body = [
     `const direct = function (${['th', 'fn', ...params].join(', ')}) {`,
     lets.length > 0 ? `let ${lets.join(', ')};` : '',
-    em.lines.some((l) => l.includes('fr[')) ? `const fr = fn.free;` : '',
+    `const fr = fn.free;`,
     `const act = code.active;`,
     `if (act > 0 && !th.recursion) recursive(code);`,
     `const dep = th.depth;`,
@@ -75,8 +75,8 @@ function assemble(em: Emitter, nslots: number, nlocals: number): string {
     // deeper than any before) was deoptimised, and every activation of it on the stack.
     `const ht = th.height, gfs = th.genFrames;`,
     `let f = ht < gfs.length ? gfs[ht] : undefined;`,
-    `if (f === undefined) f = gfs[ht] = { pos: 0, ret: None, locals: NOLOCALS, free: fn.free, thread: th, file: code.file, fn: code.name };`,
-    `else { f.pos = 0; f.free = fn.free; f.file = code.file; f.fn = code.name; }`,
+    `if (f === undefined) f = gfs[ht] = { pos: 0, ret: None, locals: NOLOCALS, free: fr, thread: th, file: code.file, fn: code.name };`,
+    `else { f.pos = 0; f.free = fr; f.file = code.file; f.fn = code.name; }`,
     `th.frames[ht] = f;`,
     `th.height = ht + 1;`,
     `th.depth = dep + 1;`,
