@@ -74,9 +74,8 @@ function assemble(em: Emitter, nslots: number, nlocals: number): string {
     // theirs. The read is guarded: an optimised function reading past the end (its first call
     // deeper than any before) was deoptimised, and every activation of it on the stack.
     `const ht = th.height, gfs = th.genFrames;`,
-    `let f = ht < gfs.length ? gfs[ht] : undefined;`,
-    `if (f === undefined) f = gfs[ht] = { pos: 0, ret: None, locals: NOLOCALS, free: fr, thread: th, file: code.file, fn: code.name };`,
-    `else { f.pos = 0; f.free = fr; f.file = code.file; f.fn = code.name; }`,
+    `const f = ht < gfs.length ? gfs[ht] : genFrame(th, ht);`,
+    `f.pos = 0; f.free = fr; f.file = code.file; f.fn = code.name;`,
     `th.frames[ht] = f;`,
     `th.height = ht + 1;`,
     `th.depth = dep + 1;`,

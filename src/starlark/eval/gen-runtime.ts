@@ -38,7 +38,7 @@ import {
 } from './compile-call.js';
 import { indexAt as idx } from './compile-expr.js';
 import { addNumbers, inplaceBinary } from './compile-stmt.js';
-import { StarFunction, annotate, type Code, type Frame } from './function.js';
+import { StarFunction, annotate, newFrame, type Code, type Frame } from './function.js';
 import type { Cell } from './function.js';
 import { EvalThread } from './thread.js';
 
@@ -148,6 +148,22 @@ function callBuiltin(f: Frame, fn: Builtin, args: Value[]): Value {
   return callHost(f, fn, args, null);
 }
 
+const NOLOCALS: Array<Value | undefined> = [];
+
+/**
+ * The frame for the first generated call at height `ht`, made with frames for twice as many
+ * heights (at least 64). A generated function takes this branch only where its call is deeper
+ * than any before, and where that happens in code V8 has optimised, the branch, having had no
+ * type feedback, deoptimises the function and every activation of it on the stack (20 and more
+ * in a recursion): with room to spare, a recursion meets it once per doubling, not per level.
+ */
+function genFrame(th: EvalThread, ht: number): Frame {
+  const gfs = th.genFrames as Frame[];
+  const want = Math.max(64, 2 * ht);
+  while (gfs.length < want) gfs.push(newFrame(NOLOCALS, [], th, '', ''));
+  return gfs[ht]!;
+}
+
 function mkfn(code: Code, defaults: ReadonlyArray<Value | undefined>, free: Cell[]): StarFunction {
   return new StarFunction(code, defaults, free);
 }
@@ -161,7 +177,7 @@ function makeRuntime() {
     Range,
     StarFunction,
     MethodSite,
-    NOLOCALS: [] as Array<Value | undefined>,
+    NOLOCALS,
     fromCharCode: String.fromCharCode,
     numStr: String,
     asUintN: BigInt.asUintN,
@@ -211,6 +227,7 @@ function makeRuntime() {
     spreadKwargs,
     mkfn,
     step,
+    genFrame,
     ...fastHelpers(),
   };
 }
@@ -236,6 +253,7 @@ export function genRuntime(): Runtime {
     for (let i = 0; i < 32; i++) {
       warm.stepMark = 0;
       step(warm);
+      genFrame(warm, i);
     }
   }
   return runtime;

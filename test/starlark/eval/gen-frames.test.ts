@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { execModule } from '../../../src/starlark/index.js';
 import { same } from '../../support/starlark-backends.js';
 
 /**
@@ -134,5 +135,39 @@ f(12)
       { ...recursion, limits: { maxSteps: 1000 } },
     );
     expect(out.error).toContain('step limit');
+  });
+
+  it('recursion past the first batches of frames, failing at the bottom', () => {
+    const out = same(
+      `
+def down(n):
+    if n == 0:
+        return [][1]
+    return down(n - 1) + 1
+
+def up(n):
+    return 0 if n == 0 else up(n - 1) + 1
+
+r0 = up(100)
+r = down(300)
+`,
+      { ...recursion, limits: { maxDepth: 1000 } },
+    );
+    expect(out.error).toContain('index 1 out of range');
+    expect(out.traceback?.match(/in down/g)?.length).toBe(301);
+  });
+
+  it('frames are made in batches: 64 at first, then twice the height reached', () => {
+    const run = (depth: number) =>
+      execModule({
+        file: 'f.star',
+        source: `def f(n):\n    return 0 if n == 0 else f(n - 1)\n\nr = f(${depth})\n`,
+        options: { recursion: true },
+      }).thread.genFrames.length;
+    // The module's own frame is at height 0, so f(n) reaches height n + 1.
+    expect(run(3)).toBe(64);
+    expect(run(62)).toBe(64);
+    expect(run(63)).toBe(128);
+    expect(run(200)).toBe(256);
   });
 });
