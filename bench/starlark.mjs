@@ -5,7 +5,9 @@
 // over to programs nobody tuned for), measured in the same run:
 // - cold: the first run in a fresh process, parse and compile included, for both runtimes; the
 //   runtime's own start-up is not counted on either side; the median of BENCH_COLD_RUNS
-//   processes (3) on each side, this machine being noisy;
+//   processes (3) on each side, this machine being noisy; the interpreter is loaded as a new
+//   script thread loads it, with V8's code cache (see `starlarkCold`), and the same runs without
+//   the cache are shown beside them, alternated with them;
 // - cold runs also report their system time and minor page faults on both sides: touching
 //   fresh memory is a large part of a cold run on a VM where a fault costs several µs;
 // - warm: a later run in the same process (Starlark from its compiled program, as a worker
@@ -262,33 +264,90 @@ function starlarkWarm(src) {
   return { ms: best, result: String(result) };
 }
 
-/** Cold: a fresh node process; the program parsed, compiled and run once, timed inside. */
-function starlarkCold(src) {
-  const file = path.join(os.tmpdir(), `steward-bench-${process.pid}.star`);
-  fs.writeFileSync(file, src + SUFFIX);
-  const module = new URL('../dist/starlark/index.js', import.meta.url).href;
-  const script = `
-    const { execModule } = await import(${JSON.stringify(module)});
-    const src = (await import('node:fs')).readFileSync(${JSON.stringify(file)}, 'utf8');
-    const r0 = process.resourceUsage();
-    const t0 = performance.now();
-    const m = execModule({ file: 'bench.star', source: src, options: ${JSON.stringify(OPTIONS)}, limits: { maxSteps: 1e10 } });
-    console.log(performance.now() - t0);
-    console.log(String(m.globals.get('result')));
-    const r1 = process.resourceUsage();
-    console.log((r1.systemCPUTime - r0.systemCPUTime) / 1000);
-    console.log(r1.minorPageFault - r0.minorPageFault);
-  `;
-  try {
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-      encoding: 'utf8',
-    })
-      .trim()
-      .split('\n');
-    return { ms: Number(out[0]), result: out[1], sys: Number(out[2]), faults: Number(out[3]) };
-  } finally {
-    fs.rmSync(file, { force: true });
+/**
+ * The interpreter as a script thread loads it: one CommonJS bundle, compiled with V8's code cache
+ * of what the build's warm-up scripts (scripts/thread-warmup) ran, by the thread's own loader
+ * (src/workers/script-runs/bundle-loader.ts). The thread's bundle exports only its task entry,
+ * which runs scripts in Steward's dialect (no recursion), so the bench bundles the interpreter's
+ * entry the same way and makes its cache from the same warm-up scripts, in a child process under
+ * the same node options as the cold runs (V8 takes a cache only under the flags it was made with).
+ */
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-bench-starlark-'));
+process.on('exit', () => fs.rmSync(work, { recursive: true, force: true }));
+const bundleFile = path.join(work, 'starlark.bundle.cjs');
+{
+  const { rolldown } = await import('rolldown');
+  const bundle = await rolldown({
+    input: new URL('../dist/starlark/index.js', import.meta.url).pathname,
+    platform: 'node',
+    logLevel: 'warn',
+  });
+  await bundle.write({ file: bundleFile, format: 'cjs', exports: 'named' });
+  await bundle.close();
+}
+const loaderUrl = new URL('../dist/workers/script-runs/bundle-loader.js', import.meta.url).href;
+const warmupDir = new URL('../scripts/thread-warmup/', import.meta.url).pathname;
+const cacheMaker = path.join(work, 'make-cache.mjs');
+fs.writeFileSync(
+  cacheMaker,
+  `
+  import { readdirSync, readFileSync } from 'node:fs';
+  const { loadBundle, writeBundleCache } = await import(${JSON.stringify(loaderUrl)});
+  const loaded = loadBundle(${JSON.stringify(bundleFile)}, false);
+  const { execModule, jsonModule, toStarlark, callFunction } = loaded.exports;
+  const dir = ${JSON.stringify(warmupDir)};
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.star'))) {
+    for (let i = 0; i < 2; i++) {
+      try {
+        const m = execModule({
+          file: name,
+          source: readFileSync(dir + name, 'utf8'),
+          predeclared: { args: toStarlark({ user: 'warm-up', n: 3 }), json: jsonModule() },
+          print: () => {},
+        });
+        callFunction(m.globals.get('main'), [], null, m.thread);
+      } catch (e) {
+        if (name !== 'errors.star') throw e;
+      }
+    }
   }
+  writeBundleCache(${JSON.stringify(bundleFile)}, loaded);
+`,
+);
+execFileSync(process.execPath, [cacheMaker], { stdio: 'inherit' });
+
+const coldChild = path.join(work, 'cold.mjs');
+fs.writeFileSync(
+  coldChild,
+  `
+  const { loadBundle } = await import(${JSON.stringify(loaderUrl)});
+  const [file, cache] = process.argv.slice(2);
+  const loaded = loadBundle(${JSON.stringify(bundleFile)}, cache === 'cache');
+  if (loaded.cached !== (cache === 'cache')) throw new Error('code cache: expected ' + cache);
+  const { execModule } = loaded.exports;
+  const src = (await import('node:fs')).readFileSync(file, 'utf8');
+  const r0 = process.resourceUsage();
+  const t0 = performance.now();
+  const m = execModule({ file: 'bench.star', source: src, options: ${JSON.stringify(OPTIONS)}, limits: { maxSteps: 1e10 } });
+  console.log(performance.now() - t0);
+  console.log(String(m.globals.get('result')));
+  const r1 = process.resourceUsage();
+  console.log((r1.systemCPUTime - r0.systemCPUTime) / 1000);
+  console.log(r1.minorPageFault - r0.minorPageFault);
+`,
+);
+
+/**
+ * Cold: a fresh node process; the program parsed, compiled and run once, timed inside, by the
+ * interpreter loaded with its code cache (`cache`) or without (`none`).
+ */
+function starlarkCold(src, cache = 'cache') {
+  const file = path.join(work, 'bench.star');
+  fs.writeFileSync(file, src + SUFFIX);
+  const out = execFileSync(process.execPath, [coldChild, file, cache], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
+  return { ms: Number(out[0]), result: out[1], sys: Number(out[2]), faults: Number(out[3]) };
 }
 
 /** The median time, system time and page faults of `COLD_RUNS` calls of `run`, and the result of the first. */
@@ -355,7 +414,13 @@ function median(xs) {
 const rows = [];
 for (const [name, src] of Object.entries(programs)) {
   if (ONLY !== undefined && !ONLY.includes(name)) continue;
-  const cold = medianOf(() => starlarkCold(src));
+  // Alternated, so that the machine's drift falls on both alike.
+  const bare = [];
+  const cold = medianOf(() => {
+    bare.push(starlarkCold(src, 'none'));
+    return starlarkCold(src);
+  });
+  const noCache = median(bare.map((r) => r.ms));
   const warm = starlarkWarm(src);
   const pys = Array.from({ length: COLD_RUNS }, () => runPython(src));
   const p = {
@@ -377,6 +442,8 @@ for (const [name, src] of Object.entries(programs)) {
     cold: cold.ms,
     pyCold: p.cold,
     coldRatio: cold.ms / p.cold,
+    noCache,
+    noCacheRatio: noCache / p.cold,
     warm: warm.ms,
     pyWarm: p.warm,
     warmRatio: warm.ms / p.warm,
@@ -397,6 +464,15 @@ for (const r of rows) {
     `${r.name.padEnd(14)} ${f(r.cold)} ${f(r.pyCold)} ${x(r.coldRatio)} ${f(r.warm)} ${f(r.pyWarm)} ${x(r.warmRatio)}`,
   );
 }
+// What the code cache saves a cold run: the same cold runs with the interpreter compiled from
+// its source (V8 parsing and compiling each of its functions on first call); ratio*: without
+// the cache, against CPython.
+console.log(
+  `\n${'cold run'.padEnd(14)} ${['cache', 'no cache', 'ratio*'].map((h) => h.padStart(9)).join(' ')}`,
+);
+for (const r of rows) {
+  console.log(`${r.name.padEnd(14)} ${f(r.cold)} ${f(r.noCache)} ${x(r.noCacheRatio)}`);
+}
 // Where a cold run's time goes besides computing: the kernel's share (mostly page faults, which
 // cost several µs each on a VM) and the minor faults, per side.
 console.log(
@@ -409,8 +485,9 @@ for (const r of rows) {
 const coldMedian = median(rows.map((r) => r.coldRatio));
 const warmMedian = median(rows.map((r) => r.warmRatio));
 const worst = rows.reduce((a, b) => (b.coldRatio > a.coldRatio ? b : a));
+const noCacheMedian = median(rows.map((r) => r.noCacheRatio));
 console.log(
-  `median ratio (starlark / python): cold ${coldMedian.toFixed(2)}x, warm ${warmMedian.toFixed(2)}x`,
+  `median ratio (starlark / python): cold ${coldMedian.toFixed(2)}x (without the code cache ${noCacheMedian.toFixed(2)}x), warm ${warmMedian.toFixed(2)}x`,
 );
 console.log(
   `targets: cold median <= 0.8x ${coldMedian <= 0.8 ? 'met' : 'NOT met'}; ` +

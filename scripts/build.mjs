@@ -1,7 +1,7 @@
 // `npm run build`: a fresh dist (tsc never deletes the output of a moved or removed module, and
 // a stale file there could still be imported), then the Lua of src/store/lua beside
 // dist/store/lua-commands.js, since tsc emits only JavaScript, then the script thread's module
-// bundled into one file, then the admin web UI (ui/) into
+// bundled into one file with its V8 code cache, then the admin web UI (ui/) into
 // dist/ui with Vite, each asset also stored gzip- and brotli-compressed for @fastify/static.
 import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,8 +36,24 @@ if (rolldown) {
     platform: 'node',
     logLevel: 'warn',
   });
-  await bundle.write({ file: new URL('run-task.bundle.js', threadDir).pathname, format: 'esm' });
+  // CommonJS, so that src/workers/script-runs/bundle-loader.ts can compile it with V8's code cache.
+  await bundle.write({
+    file: new URL('run-task.bundle.cjs', threadDir).pathname,
+    format: 'cjs',
+    exports: 'named',
+  });
   await bundle.close();
+  // The cache, once for node's defaults (tests, tools) and once for the options of `npm start`,
+  // the `steward` command and Docker: V8 takes a cache only under the flags it was made with.
+  const { nodeHeapOptions } = await import(new URL('dist/cli/node-options.js', root).href);
+  for (const options of [[], nodeHeapOptions]) {
+    const cache = spawnSync(
+      process.execPath,
+      [...options, new URL('scripts/thread-cache.mjs', root).pathname],
+      { cwd: root, stdio: 'inherit' },
+    );
+    if (cache.status !== 0) process.exit(cache.status ?? 1);
+  }
 }
 
 // A production install without dev dependencies (the Docker runtime stage copies a built dist)

@@ -19,22 +19,21 @@ const limits = configSchema.parse({}).scripts.limits;
 describe('runTaskFile', () => {
   it('run from sources, points at the compiled thread module under dist/, bundled by the build', () => {
     const file = runTaskFile();
-    expect(file).toBe(
-      path.resolve(__dirname, '../../../dist/workers/script-runs/run-task.bundle.js'),
-    );
+    expect(file).toBe(path.resolve(__dirname, '../../../dist/workers/script-runs/thread-entry.js'));
     expect(existsSync(file)).toBe(true);
+    expect(existsSync(path.join(path.dirname(file), 'run-task.bundle.cjs'))).toBe(true);
   });
 
   it('takes the bundle only when it is not older than run-task.js', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-thread-module-'));
     try {
       const plain = path.join(dir, 'run-task.js');
-      const bundle = path.join(dir, 'run-task.bundle.js');
+      const bundle = path.join(dir, 'run-task.bundle.cjs');
       writeFileSync(plain, '');
       expect(threadModule(dir)).toBe(plain);
       writeFileSync(bundle, '');
       utimesSync(bundle, new Date(2_000_000_000_000), new Date(2_000_000_000_000));
-      expect(threadModule(dir)).toBe(bundle);
+      expect(threadModule(dir)).toBe(path.join(dir, 'thread-entry.js'));
       // tsc run alone after the build: the bundle holds the code before it.
       utimesSync(bundle, new Date(1_000_000_000_000), new Date(1_000_000_000_000));
       expect(threadModule(dir)).toBe(plain);
