@@ -69,6 +69,16 @@ describe('strings and sequences', () => {
     expect(() => binary('*', 'x', 10000000000, t)).toThrow('repeat count 10000000000 too large');
     expect(() => binary('*', new List([0]), 1000000000, t)).toThrow(/excessive repeat|too large/);
   });
+  it('repeats lists and tuples of any length any number of times, in order', () => {
+    for (const n of [0, 1, 2, 3, 7]) {
+      const items = Array.from({ length: n }, (_, i) => `v${i}`);
+      for (const count of [-2, 0, 1, 2, 3, 5, 8, 13, 100]) {
+        const want = Array.from({ length: Math.max(0, count) }, () => items).flat();
+        expect(toJS(binary('*', new List(items), count, t) as List)).toEqual(want);
+        expect(toJS(binary('*', count, new Tuple(items), t) as Tuple)).toEqual(want);
+      }
+    }
+  });
   it('formats with %', () => {
     expect(binary('%', '%d %s %r %x', new Tuple([3, 'a', 'b', 255]), t)).toBe('3 a "b" ff');
     expect(
