@@ -17,6 +17,22 @@ function bothNum(a: string, b: string): string {
   return tests.length === 0 ? 'true' : tests.join(' && ');
 }
 
+/** `t = big`, back to a number when it is within the safe range (`normInt` inline). */
+const normBig = (t: string, big: string): string =>
+  `(${t} = ${big}) > MAXBIG || ${t} < -MAXBIG ? ${t} : toNumber(${t})`;
+
+/** A shift count `intShift` takes without an error. */
+const smallCount = (b: string): string =>
+  isNum(b) ? `${b} < 512` : `typeof ${b} === 'number' && ${b} >= 0 && ${b} < 512`;
+
+/**
+ * The test and value of `a ^ b` with a big int operand, before a ` : fallback`: hashes mix a
+ * small int into a big accumulator (`h ^ ord(c)`) and PRNGs a big int into another.
+ */
+export function bigXor(t: string, a: string, b: string): string {
+  return `typeof ${a} === 'bigint' && (typeof ${b} === 'number' || typeof ${b} === 'bigint') ? ${normBig(t, `${a} ^ toBigInt(${b})`)}`;
+}
+
 /** Operators whose result is always a bool. */
 const BOOL_OPS = new Set(['<', '<=', '>', '>=', '==', '!=', 'in', 'not in']);
 
@@ -98,10 +114,7 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
       break;
     }
     case '^':
-      // Hashes mix a small int into a big accumulator: `h ^ ord(c)`.
-      em.emit(
-        `${t} = typeof ${a} === 'bigint' && typeof ${b} === 'number' ? (${t} = ${a} ^ toBigInt(${b})) > MAXBIG || ${t} < -MAXBIG ? ${t} : toNumber(${t}) : xor(f, ${p}, ${a}, ${b});`,
-      );
+      em.emit(`${t} = ${bigXor(t, a, b)} : xor(f, ${p}, ${a}, ${b});`);
       break;
     case '&':
       // Masks of small ints are JS's own 32-bit `&`.
@@ -113,10 +126,15 @@ export function genBinary(em: Emitter, e: A.BinaryExpr): string {
       em.emit(`${t} = or(f, ${p}, ${a}, ${b});`);
       break;
     case '<<':
-      em.emit(`${t} = shl(f, ${p}, ${a}, ${b});`);
+      // A big int is never within the safe range, and shifting it left keeps it out.
+      em.emit(
+        `${t} = typeof ${a} === 'bigint' && ${smallCount(b)} ? ${a} << toBigInt(${b}) : shl(f, ${p}, ${a}, ${b});`,
+      );
       break;
     case '>>':
-      em.emit(`${t} = shr(f, ${p}, ${a}, ${b});`);
+      em.emit(
+        `${t} = typeof ${a} === 'bigint' && ${smallCount(b)} ? ${normBig(t, `${a} >> toBigInt(${b})`)} : shr(f, ${p}, ${a}, ${b});`,
+      );
       break;
     default: {
       const js = COMPARE.get(op);

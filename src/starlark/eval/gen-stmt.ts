@@ -5,6 +5,7 @@
  */
 import type * as A from '../syntax/ast.js';
 import { genExpr, genIdent } from './gen-expr.js';
+import { bigXor } from './gen-binary.js';
 import { MAX, unsupported, type Emitter } from './gen-emitter.js';
 import { genMakeFunction } from './gen-function.js';
 import { genAssign, genLoop, isRangeCall } from './gen-loop.js';
@@ -24,6 +25,9 @@ function augmented(em: Emitter, s: A.AssignStmt): void {
         em.emit(
           `${t} = typeof ${a} === 'number' && typeof ${b} === 'number' && (${t} = ${a} + ${b}) <= ${MAX} && ${t} >= -${MAX} ? ${t} : augment(f, ${p}, ${op}, ${a}, ${b});`,
         );
+      // `x ^= y` on ints is `x = x ^ y` (sets are updated in place, through `augment`).
+      else if (s.op === '^=')
+        em.emit(`${t} = ${bigXor(t, a, b)} : augment(f, ${p}, ${op}, ${a}, ${b});`);
       else em.emit(`${t} = augment(f, ${p}, ${op}, ${a}, ${b});`);
       genAssign(em, lhs, t);
       return;

@@ -127,8 +127,40 @@ function bitwise(a: number | bigint, b: number | bigint, op: string): number | b
   return normInt(op === '&' ? x & y : op === '|' ? x | y : x ^ y);
 }
 
-export const intAnd = (a: number | bigint, b: number | bigint): number | bigint =>
-  bitwise(a, b, '&');
+let lastMask = (1n << 64n) - 1n;
+let lastMaskBits = 64;
+let lastNonMask = 0n;
+
+/** n when y is 2^n - 1 (n ≥ 1), else -1; remembers the last answers, as `pow2Bits` does. */
+function maskBits(y: bigint): number {
+  if (y === lastMask) return lastMaskBits;
+  if (y === lastNonMask) return -1;
+  if (y <= 0n || (y & (y + 1n)) !== 0n) {
+    lastNonMask = y;
+    return -1;
+  }
+  lastMask = y;
+  lastMaskBits = y.toString(2).length;
+  return lastMaskBits;
+}
+
+/**
+ * `a & b`. With an all-ones mask (`x & 0xFFFFFFFFFFFFFFFF`, how 64-bit hashes and PRNGs wrap)
+ * it truncates instead: `BigInt.asUintN` is the same value (two's complement, any sign) and took
+ * half the time of `&` on a 77-bit operand.
+ */
+export function intAnd(a: number | bigint, b: number | bigint): number | bigint {
+  if (typeof b === 'bigint') {
+    const n = maskBits(b);
+    if (n >= 0) return normInt(BigInt.asUintN(n, toBig(a)));
+  } else if (typeof a === 'bigint') {
+    // A mask below 2^53 is a number: `h & 0xFFFFFFFF`.
+    const n = b > 0 ? Math.round(Math.log2(b + 1)) : -1;
+    if (n > 0 && 2 ** n === b + 1) return Number(BigInt.asUintN(n, a));
+  }
+  return bitwise(a, b, '&');
+}
+
 export const intOr = (a: number | bigint, b: number | bigint): number | bigint =>
   bitwise(a, b, '|');
 export const intXor = (a: number | bigint, b: number | bigint): number | bigint =>

@@ -297,10 +297,24 @@ u &= 0x7FFFFFFF
 return [out, y, z, w, v, u, 1 << 0, -1 << 52, -1 << 53, 3 << 511, 0 << 500, (1 << 70) << 3,
         -5 & 3, 2147483648 & 2147483647, (1 << 40) & ((1 << 41) - 1), 7 & (1 << 70)]
 `);
+    // Big ints meeting big ints: results back in the safe range are plain ints again.
+    same(`
+big = 1 << 70
+t = big
+t ^= big + 5
+s = big
+s ^= 3
+return [big ^ (big + 5), big ^ 3, 3 ^ big, big >> 60, (-big) >> 69, big >> 0, big >> 511,
+        (-big - 1) >> 511, t, s, big << 0, big << 1, type(big ^ big), type(big >> 60)]
+`);
   });
 
   it.each([
     ['x = 1\nreturn x << -1', 'negative shift count'],
+    ['x = 1 << 70\nreturn x << -1', 'negative shift count'],
+    ['x = 1 << 70\nreturn x >> 512', 'shift count too large'],
+    ['x = 1 << 70\nreturn x ^ 2.0', 'unknown binary op: int ^ float'],
+    ['x = 1 << 70\nx ^= "a"\nreturn x', 'unknown binary op: int ^ string'],
     ['x = 1\nreturn x << 512', 'shift count too large'],
     ['x = 1\nreturn x << (1 << 70)', 'shift count too large'],
     ['x = "a"\nreturn x << 1', 'unknown binary op: string << int'],

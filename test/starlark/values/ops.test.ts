@@ -63,6 +63,23 @@ describe('int arithmetic', () => {
   });
 });
 
+describe('bitwise and with all-ones masks', () => {
+  it("agrees with two's complement & for any sign, size and mask, number or bigint", () => {
+    const values = [0n, 1n, -1n, 5n, -5n, 255n, 2n ** 31n, -(2n ** 60n) - 7n, 2n ** 64n + 12345n];
+    values.push(88172645463325252n << 13n, -(3n ** 50n), 2n ** 53n - 1n, -(2n ** 53n) + 1n);
+    const masks = [1n, 0xffn, 0xffffffffn, 2n ** 53n - 1n, 2n ** 64n - 1n, 2n ** 100n - 1n];
+    masks.push(0n, 6n, 2n ** 64n, 2n ** 53n - 2n, -1n);
+    const int = (v: bigint) => (v >= -(2n ** 53n) + 1n && v <= 2n ** 53n - 1n ? Number(v) : v);
+    for (const v of values) {
+      for (const m of masks) {
+        const want = int(v & m);
+        expect(binary('&', int(v), int(m), t)).toStrictEqual(want);
+        expect(binary('&', int(m), int(v), t)).toStrictEqual(want);
+      }
+    }
+  });
+});
+
 describe('strings and sequences', () => {
   it('repeats with an allocation check first', () => {
     expect(binary('*', 'ab', 3, t)).toBe('ababab');
