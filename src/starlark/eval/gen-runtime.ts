@@ -161,6 +161,10 @@ function genFrame(th: EvalThread, ht: number): Frame {
   const gfs = th.genFrames as Frame[];
   const want = Math.max(64, 2 * ht);
   while (gfs.length < want) gfs.push(newFrame(NOLOCALS, [], th, '', ''));
+  // The call stack too, so that storing the frame at `ht` stays within it: a store past the
+  // end, in optimised code, was an "out of bounds" deoptimisation of the same kind.
+  const frames = th.frames;
+  while (frames.length < want) frames.push(undefined);
   return gfs[ht]!;
 }
 
