@@ -270,21 +270,13 @@ function starlarkWarm(src) {
  * (src/workers/script-runs/bundle-loader.ts). The thread's bundle exports only its task entry,
  * which runs scripts in Steward's dialect (no recursion), so the bench bundles the interpreter's
  * entry the same way and makes its cache from the same warm-up scripts, in a child process under
- * the same node options as the cold runs (V8 takes a cache only under the flags it was made with).
+ * the same node options as the cold runs (V8 takes a cache only under the flags it was made with);
+ * rolldown runs there too: loaded into this process, it slowed the warm runs measured here (the
+ * strings program's from 32 to 45 ms).
  */
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-bench-starlark-'));
 process.on('exit', () => fs.rmSync(work, { recursive: true, force: true }));
 const bundleFile = path.join(work, 'starlark.bundle.cjs');
-{
-  const { rolldown } = await import('rolldown');
-  const bundle = await rolldown({
-    input: new URL('../dist/starlark/index.js', import.meta.url).pathname,
-    platform: 'node',
-    logLevel: 'warn',
-  });
-  await bundle.write({ file: bundleFile, format: 'cjs', exports: 'named' });
-  await bundle.close();
-}
 const loaderUrl = new URL('../dist/workers/script-runs/bundle-loader.js', import.meta.url).href;
 const warmupDir = new URL('../scripts/thread-warmup/', import.meta.url).pathname;
 const cacheMaker = path.join(work, 'make-cache.mjs');
@@ -292,6 +284,14 @@ fs.writeFileSync(
   cacheMaker,
   `
   import { readdirSync, readFileSync } from 'node:fs';
+  const { rolldown } = await import(${JSON.stringify(import.meta.resolve('rolldown'))});
+  const bundle = await rolldown({
+    input: ${JSON.stringify(new URL('../dist/starlark/index.js', import.meta.url).pathname)},
+    platform: 'node',
+    logLevel: 'warn',
+  });
+  await bundle.write({ file: ${JSON.stringify(bundleFile)}, format: 'cjs', exports: 'named' });
+  await bundle.close();
   const { loadBundle, writeBundleCache } = await import(${JSON.stringify(loaderUrl)});
   const loaded = loadBundle(${JSON.stringify(bundleFile)}, false);
   const { execModule, jsonModule, toStarlark, callFunction } = loaded.exports;
