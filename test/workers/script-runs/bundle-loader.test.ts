@@ -24,7 +24,8 @@ describe('bundle loader', () => {
   const source = (n: number) =>
     `const path = require('node:path');\n` +
     `exports.default = (x) => x * ${n};\n` +
-    `exports.where = [path.basename(__filename), path.basename(__dirname), typeof module.exports];\n`;
+    `exports.where = [path.basename(__filename), path.basename(__dirname), typeof module.exports];\n` +
+    `exports.strict = (function () { return this; })() === undefined;\n`;
 
   it('loads a CommonJS bundle, then again from the code cache it wrote', () => {
     writeFileSync(bundle, source(2));
@@ -32,6 +33,8 @@ describe('bundle loader', () => {
     expect(first.cached).toBe(false);
     expect((first.exports.default as (x: number) => number)(21)).toBe(42);
     expect(first.exports.where).toEqual(['b.bundle.cjs', path.basename(dir), 'object']);
+    // Strict, as the ES modules the bundle was made from.
+    expect(first.exports.strict).toBe(true);
     expect(writeBundleCache(bundle, first)).toBe(cacheFile(bundle));
     const second = loadBundle(bundle);
     expect(second.cached).toBe(true);
