@@ -36,24 +36,24 @@ export function cacheFile(bundle: string, execArgv: readonly string[] = process.
   return `${bundle.replace(/\.c?js$/, '')}.${key}.cache`;
 }
 
-const digest = (source: string) => createHash('sha256').update(source).digest();
-
-/** The V8 data in `file`, when it was made from exactly `source`. */
-function readCache(file: string, source: string): Buffer | undefined {
+/** The V8 data in `file`, when it was made from the source whose SHA-256 is `sum`. */
+function readCache(file: string, sum: Buffer): Buffer | undefined {
   let data: Buffer;
   try {
     data = readFileSync(file);
   } catch {
     return undefined;
   }
-  const sum = digest(source);
   if (data.length <= sum.length || !data.subarray(0, sum.length).equals(sum)) return undefined;
   return data.subarray(sum.length);
 }
 
 export function loadBundle(bundle: string, useCache = true): LoadedBundle {
-  const source = readFileSync(bundle, 'utf8');
-  const cachedData = useCache ? readCache(cacheFile(bundle), source) : undefined;
+  // Hashed as read, and decoded once.
+  const bytes = readFileSync(bundle);
+  const sum = createHash('sha256').update(bytes).digest();
+  const cachedData = useCache ? readCache(cacheFile(bundle), sum) : undefined;
+  const source = bytes.toString('utf8');
   // Node's own CommonJS wrapper, so the bundle sees what a required module would; strict, as
   // the ES modules it was bundled from were (rolldown's CommonJS output does not say so).
   const script = new vm.Script(
@@ -66,7 +66,7 @@ export function loadBundle(bundle: string, useCache = true): LoadedBundle {
   return {
     exports: module.exports,
     cached: cachedData !== undefined && !script.cachedDataRejected,
-    cacheData: () => Buffer.concat([digest(source), script.createCachedData()]),
+    cacheData: () => Buffer.concat([sum, script.createCachedData()]),
   };
 }
 
