@@ -22,6 +22,7 @@ import { createAgentRunner } from '../schedules/agent-runner.js';
 import { createSchedules, type Schedules } from '../schedules/create-schedules.js';
 import { scriptRunnerAdapter } from '../schedules/script-run-adapter.js';
 import { createFileMirror } from '../scripts/file-mirror.js';
+import { createRecentChecks, type RecentChecks } from '../scripts/recent-checks.js';
 import { createScriptRunner, type ScriptRunner } from '../scripts/script-runner.js';
 import { createScriptService, type ScriptService } from '../scripts/script-service.js';
 import { openSecretsKey } from '../secrets/key.js';
@@ -54,6 +55,8 @@ export interface Core {
   scripts: ScriptService;
   /** Checked, queued, recorded script runs (API test endpoint, MCP tools, schedules). */
   scriptRunner: ScriptRunner;
+  /** Checks the runner passed a moment ago, which this process's script worker need not repeat. */
+  recentChecks: RecentChecks;
   /** Outbound HTTP of this process (tools, script runs, webhooks): one client, one policy. */
   egress: Egress;
   /** Chat providers, who may talk to the bot, and unasked sends (`chat_send`, deliveries). */
@@ -86,11 +89,13 @@ export async function buildCore(ctx: Context): Promise<Core> {
   const mirror = createFileMirror(config.paths.scripts);
   // Reviews from chat follow every script change; the chat module is built below.
   const follow: { approvals: ScriptApprovals | null } = { approvals: null };
+  const recentChecks = createRecentChecks();
   const scripts = createScriptService({
     store: scriptStore,
     mirror,
     log,
     onChange: (change) => follow.approvals?.onScriptChange(change),
+    forget: (name) => recentChecks.forget(name),
   });
   const scriptRunner = createScriptRunner({
     store: scriptStore,
@@ -99,6 +104,7 @@ export async function buildCore(ctx: Context): Promise<Core> {
     stats,
     limits: config.scripts.limits,
     log,
+    recent: recentChecks,
   });
   const egress = createEgress({
     allow: config.egress.allow,
@@ -125,7 +131,7 @@ export async function buildCore(ctx: Context): Promise<Core> {
     log,
   });
   follow.approvals = chat.approvals;
-  return { stats, secrets, redaction, redact, scripts, scriptRunner, egress, chat };
+  return { stats, secrets, redaction, redact, scripts, scriptRunner, recentChecks, egress, chat };
 }
 
 /** The tools of `steward mcp` and of the API's `/mcp` endpoint. */
@@ -142,6 +148,7 @@ export function toolsetDeps(core: Core): ToolsetDeps {
 export function scriptWorkerDeps(core: Core): ScriptRunWorkerDeps {
   return {
     store: core.scripts.store,
+    recent: core.recentChecks,
     egress: core.egress,
     getSecret: (name) => core.secrets.get(name),
     redact: core.redact,

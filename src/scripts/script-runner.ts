@@ -7,6 +7,7 @@ import type { ScriptRepository } from '../store/script-repository.js';
 import type { StatsRepository } from '../store/stats-repository.js';
 import { checkApproval } from './approval.js';
 import type { FileMirror } from './file-mirror.js';
+import type { RecentChecks } from './recent-checks.js';
 import type { ScriptRecord } from './script-schema.js';
 
 export interface RunRequest {
@@ -48,6 +49,8 @@ export interface ScriptRunnerDeps {
   stats: StatsRepository;
   limits: Pick<RunLimits, 'wall_time'>;
   log: Logger;
+  /** Where passed checks are noted for this process's own worker. */
+  recent?: Pick<RecentChecks, 'note'>;
 }
 
 export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
@@ -64,6 +67,7 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
     if (!record) throw new ScriptNotFoundError(name);
     const verdict = checkApproval(record, { fileHash, allowUnapproved });
     if (!verdict.runnable) throw new ScriptRefusedError(name, verdict.reason);
+    deps.recent?.note(name, { record, fileHash: allowUnapproved ? undefined : fileHash });
     return { record, hash: verdict.hash };
   }
 

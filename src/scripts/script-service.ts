@@ -41,6 +41,11 @@ export interface ScriptServiceDeps {
   log: Logger;
   /** Told after each change is stored; its failures are logged, never the change's. */
   onChange?: (change: ScriptChange) => Promise<void> | void;
+  /**
+   * Told of each script this process writes or removes, as the write commits: the checks this
+   * process noted of it (`recent-checks.ts`) no longer hold.
+   */
+  forget?: (name: string) => void;
   /** Clock for timestamps (tests may pin it). */
   now?: () => Date;
 }
@@ -57,9 +62,14 @@ export function createScriptService({
   mirror,
   log,
   onChange,
+  forget = () => {},
   now = () => new Date(),
 }: ScriptServiceDeps) {
   const stamp = () => now().toISOString();
+  const commitRecord = async (record: ScriptRecord, version?: VersionRecord) => {
+    await store.commit(record, version);
+    forget(record.name);
+  };
 
   async function tell(change: ScriptChange): Promise<void> {
     if (!onChange) return;
@@ -99,7 +109,7 @@ export function createScriptService({
       if (await store.exists(name)) throw new ConflictError(`script ${name} already exists`);
       const v = await newVersion(name, source, who);
       const record = created(name, v);
-      await store.commit(record, v);
+      await commitRecord(record, v);
       return record;
     });
   }
@@ -116,7 +126,7 @@ export function createScriptService({
       if (onlyIfChanged && current.hash === hashSource(source)) return current;
       const v = await newVersion(name, source, who);
       const next = modified(current, v);
-      await store.commit(next, v);
+      await commitRecord(next, v);
       return next;
     });
   }
@@ -203,7 +213,7 @@ export function createScriptService({
           message: `restored from ${commit}`,
         });
         const next = modified(current, v);
-        await store.commit(next, v);
+        await commitRecord(next, v);
         return next;
       });
       await mirrorWrite(record);
@@ -218,7 +228,7 @@ export function createScriptService({
         const current = await mustGet(name);
         const next = approved(current, by, stamp(), expectedHash);
         changed = next !== current;
-        if (changed) await store.commit(next);
+        if (changed) await commitRecord(next);
         return next;
       });
       if (changed) await tell({ kind: 'approved', record, by });
@@ -234,7 +244,7 @@ export function createScriptService({
     ): Promise<ScriptRecord> {
       const record = await store.withLock(name, async () => {
         const next = rejected(await mustGet(name), by, stamp(), reason, expectedHash);
-        await store.commit(next);
+        await commitRecord(next);
         return next;
       });
       await tell({ kind: 'rejected', record, by });
@@ -245,6 +255,7 @@ export function createScriptService({
       await store.withLock(name, async () => {
         await mustGet(name);
         await store.remove(name);
+        forget(name);
       });
       try {
         await mirror.remove(name);

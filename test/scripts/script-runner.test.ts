@@ -13,6 +13,7 @@ import {
 } from '../../src/queue/script-runs.js';
 import { createFileMirror, type FileMirror } from '../../src/scripts/file-mirror.js';
 import { hashSource } from '../../src/scripts/hashing.js';
+import { createRecentChecks, type RecentChecks } from '../../src/scripts/recent-checks.js';
 import { createScriptRunner, type ScriptRunner } from '../../src/scripts/script-runner.js';
 import { createScriptService, type ScriptService } from '../../src/scripts/script-service.js';
 import { keys } from '../../src/store/keys.js';
@@ -48,7 +49,7 @@ function fakeQueue(answer: (payload: ScriptRunPayload) => ScriptRunResult) {
 
 function runner(
   answer: (payload: ScriptRunPayload) => ScriptRunResult = () => ok,
-  overrides: { stats?: StatsRepository; log?: Logger } = {},
+  overrides: { stats?: StatsRepository; log?: Logger; recent?: RecentChecks } = {},
 ) {
   const queue = fakeQueue(answer);
   const r: ScriptRunner = createScriptRunner({
@@ -58,6 +59,7 @@ function runner(
     stats: overrides.stats ?? stats,
     limits,
     log: overrides.log ?? silent,
+    ...(overrides.recent ? { recent: overrides.recent } : {}),
   });
   return { r, jobs: queue.jobs };
 }
@@ -121,6 +123,27 @@ describe('script runner pre-check', () => {
     const { r } = runner();
     await expect(r.check(name)).rejects.toMatchObject({ details: { reason: 'rejected' } });
     expect((await r.check(name, true)).hash).toBe(hashSource('x = 1\n'));
+  });
+
+  it("notes each check it passes, with the file's hash, for this process's worker", async () => {
+    const recent = createRecentChecks();
+    const name = await approvedScript('x = 3\n');
+    const { r } = runner(() => ok, { recent });
+    const { hash } = await r.check(name);
+    expect(recent.fresh(name, hash, true)).toMatchObject({ record: { name }, fileHash: hash });
+
+    // An allowlisted check does not look at the file: its note cannot stand for an approval.
+    const other = fresh();
+    await scripts.create(other, 'x = 4\n', 'admin');
+    const allowed = await r.check(other, true);
+    expect(recent.fresh(other, allowed.hash, true)).toBeUndefined();
+    expect(recent.fresh(other, allowed.hash, false)).toBeDefined();
+
+    // A refused check notes nothing.
+    const pending = fresh();
+    await scripts.create(pending, 'x = 5\n', 'admin');
+    await expect(r.check(pending)).rejects.toBeInstanceOf(ScriptRefusedError);
+    expect(recent.fresh(pending, hashSource('x = 5\n'), false)).toBeUndefined();
   });
 
   it('refuses a script changed since its approval with 409 script_modified', async () => {

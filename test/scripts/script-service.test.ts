@@ -174,6 +174,29 @@ describe('script service changes', () => {
     );
   });
 
+  it('tells which script each committed change touched, and nothing for a refused one', async () => {
+    const forgotten: string[] = [];
+    const scripts = createScriptService({
+      store: createScriptRepository(redis),
+      mirror: createFileMirror(dir),
+      log: silent,
+      forget: (name) => void forgotten.push(name),
+    });
+    await scripts.create('fg.star', 'x = 1\n', 'alice');
+    await scripts.approve('fg.star', 'admin');
+    // Approving again changes nothing, so nothing is told.
+    await scripts.approve('fg.star', 'admin');
+    await expect(scripts.create('fg.star', 'x = 1\n', 'alice')).rejects.toBeInstanceOf(
+      ConflictError,
+    );
+    const [first] = await scripts.versions('fg.star');
+    await scripts.update('fg.star', 'x = 2\n', 'alice');
+    await scripts.restore('fg.star', first?.commit ?? '', 'alice');
+    await scripts.reject('fg.star', 'admin', 'no');
+    await scripts.remove('fg.star');
+    expect(forgotten).toEqual(Array(6).fill('fg.star'));
+  });
+
   it('answers script_not_found for versions, approval, rejection and removal of a missing script', async () => {
     await expect(services.scripts.mustGet('none.star')).rejects.toBeInstanceOf(ScriptNotFoundError);
     await expect(services.scripts.versions('none.star')).rejects.toBeInstanceOf(

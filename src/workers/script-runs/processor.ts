@@ -11,6 +11,7 @@ import {
 } from '../../queue/script-runs.js';
 import { checkApproval } from '../../scripts/approval.js';
 import type { FileMirror } from '../../scripts/file-mirror.js';
+import type { RecentChecks } from '../../scripts/recent-checks.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
 import { redactDeep } from '../../secrets/redact-deep.js';
 import {
@@ -35,6 +36,8 @@ export interface ProcessorDeps {
   onExpired?: () => void;
   /** `scripts.secret_egress`: where a secret without `->` destinations may be sent. */
   secretEgress?: SecretEgressPolicy;
+  /** Checks this process's API passed a moment ago: a run they cover is not read again. */
+  recent?: Pick<RecentChecks, 'fresh'>;
 }
 
 /** After the interpreter's own deadline, how long before the thread is terminated instead. */
@@ -75,11 +78,15 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
         logs: [],
       };
     }
-    // The file is read beside the record's round trip: the check costs no extra wait.
-    const [record, fileHash] = await Promise.all([
-      store.get(name),
-      payload.allowUnapproved ? null : mirror.hash(name).catch(() => null),
-    ]);
+    // A check of this very record that this process passed a moment ago stands for the reads
+    // (`recent-checks.ts`); otherwise the file is read beside the record's round trip.
+    const recent = deps.recent?.fresh(name, payload.hash, !payload.allowUnapproved);
+    const [record, fileHash] = recent
+      ? [recent.record, recent.fileHash ?? null]
+      : await Promise.all([
+          store.get(name),
+          payload.allowUnapproved ? null : mirror.hash(name).catch(() => null),
+        ]);
     if (!record) return refuse('not_found', `script ${name} not found`);
     if (record.hash !== payload.hash) {
       return refuse('modified', `script ${name} changed since the run was requested`);

@@ -5,6 +5,7 @@ import type { Context } from '../../runtime/context.js';
 import { bullPrefix, createRedis } from '../../store/redis.js';
 import type { Egress } from '../../net/egress.js';
 import { createFileMirror, type FileMirror } from '../../scripts/file-mirror.js';
+import type { RecentChecks } from '../../scripts/recent-checks.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
 import { createScriptPool } from './pool.js';
 import { limitByOrigin } from './origin-share.js';
@@ -12,6 +13,8 @@ import { createScriptRunProcessor } from './processor.js';
 
 export interface ScriptRunWorkerDeps {
   store: ScriptRepository;
+  /** Checks this process's runner passed a moment ago (`recent-checks.ts`). */
+  recent?: Pick<RecentChecks, 'fresh'>;
   /** The process's egress client; each run's body budget is passed per request. */
   egress: Egress;
   /** The scripts directory the approval check reads; by default `paths.scripts`. */
@@ -54,6 +57,7 @@ export async function startScriptRunWorker(
       redact: deps.redact,
       log: ctx.log,
       secretEgress: config.scripts.secret_egress,
+      ...(deps.recent ? { recent: deps.recent } : {}),
       ...(deps.onExpired ? { onExpired: deps.onExpired } : {}),
     }),
     pool.threads,

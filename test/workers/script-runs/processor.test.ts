@@ -9,6 +9,7 @@ import { parseMetadata } from '../../../src/scripts/metadata.js';
 import type { ScriptRecord } from '../../../src/scripts/script-schema.js';
 import type { ScriptPool } from '../../../src/workers/script-runs/pool.js';
 import { createScriptRunProcessor } from '../../../src/workers/script-runs/processor.js';
+import { createRecentChecks, type RecentChecks } from '../../../src/scripts/recent-checks.js';
 import type { RunTask } from '../../../src/workers/script-runs/task-types.js';
 
 const source = 'def main():\n    return {"token": "tok-123"}\n';
@@ -30,8 +31,13 @@ function record(overrides: Partial<ScriptRecord> = {}): ScriptRecord {
 }
 
 /** The processor with a thread pool that only records what it was given. */
-function setup(stored: ScriptRecord | null, file: string | null = source) {
+function setup(
+  stored: ScriptRecord | null,
+  file: string | null = source,
+  recent?: Pick<RecentChecks, 'fresh'>,
+) {
   const tasks: RunTask[] = [];
+  const reads = { record: 0, file: 0 };
   const expired: number[] = [];
   const pool: ScriptPool = {
     threads: 1,
@@ -45,8 +51,8 @@ function setup(stored: ScriptRecord | null, file: string | null = source) {
   };
   const limits = configSchema.parse({}).scripts.limits;
   const process = createScriptRunProcessor({
-    store: { get: async () => stored },
-    mirror: { hash: async () => (file === null ? null : hashSource(file)) },
+    store: { get: async () => (reads.record++, stored) },
+    mirror: { hash: async () => (reads.file++, file === null ? null : hashSource(file)) },
     pool,
     egress: {} as Egress,
     limits,
@@ -54,13 +60,14 @@ function setup(stored: ScriptRecord | null, file: string | null = source) {
     redact: (text) => text.replaceAll('tok-123', '[REDACTED:TOKEN]'),
     log: { warn: () => {} } as unknown as Logger,
     onExpired: () => void expired.push(Date.now()),
+    ...(recent ? { recent } : {}),
   });
   const job = (payload: Partial<ScriptRunPayload> = {}, age = 0) =>
     process({
       data: { name: 'job.star', hash, args: {}, origin: 'api', ...payload },
       timestamp: Date.now() - age,
     } as unknown as Job);
-  return { job, tasks, limits, expired };
+  return { job, tasks, limits, expired, reads };
 }
 
 describe('script-runs processor', () => {
@@ -96,6 +103,34 @@ describe('script-runs processor', () => {
     expect(await changed.job()).toMatchObject({ refusal: 'modified' });
     expect(await setup(null).job()).toMatchObject({ refusal: 'not_found' });
     for (const s of [rejected, pending, changed]) expect(s.tasks).toHaveLength(0);
+  });
+
+  it('takes a check this process passed a moment ago instead of reading again, and still applies the rule to it', async () => {
+    const clock = { now: 1_000 };
+    const recent = createRecentChecks(100, () => clock.now);
+    // The store and the file now say otherwise: the check noted just before is what the run uses.
+    const noted = setup(record({ status: 'rejected' }), 'x = 1\n', recent);
+    recent.note('job.star', { record: record(), fileHash: hash });
+    expect(await noted.job()).toMatchObject({ success: true });
+    expect(noted.reads).toEqual({ record: 0, file: 0 });
+    expect(noted.tasks[0]?.source).toBe(source);
+
+    // The rule is applied to what was noted, as to what is read.
+    recent.note('job.star', { record: record({ status: 'rejected' }), fileHash: hash });
+    expect(await noted.job()).toMatchObject({ refusal: 'rejected' });
+
+    // Too old, or of another hash, or forgotten: read again, and refused by what is read now.
+    recent.note('job.star', { record: record(), fileHash: hash });
+    clock.now += 100;
+    expect(await noted.job()).toMatchObject({ refusal: 'rejected' });
+    expect(noted.reads).toEqual({ record: 1, file: 1 });
+    recent.note('job.star', { record: record(), fileHash: hash });
+    expect(await noted.job({ hash: hashSource('x = 1\n') })).toMatchObject({ refusal: 'modified' });
+    recent.note('job.star', { record: record(), fileHash: hash });
+    recent.forget('job.star');
+    expect(await noted.job()).toMatchObject({ refusal: 'rejected' });
+    expect(noted.reads).toEqual({ record: 3, file: 3 });
+    expect(noted.tasks).toHaveLength(1);
   });
 
   it('runs an allowlisted script without approval, and drops a job its caller gave up on', async () => {
