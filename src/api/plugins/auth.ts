@@ -20,6 +20,7 @@ import type { AuthUser } from '../../auth/tokens.js';
 import { UnauthorizedError } from '../../errors/request-errors.js';
 import { isLoopbackHost } from '../../net/loopback.js';
 import { byIp, byUserOrIp, countRequest, overlappedRateLimitHooks } from './rate-limit.js';
+import { createVerifiedTokens, type VerifiedTokens } from './verified-tokens.js';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -96,13 +97,22 @@ export function tokenClaims(
   }
 }
 
-/** The verified claims of the request's bearer access token, or null. */
+/**
+ * The verified claims of the request's bearer access token, or null. With `verified`, a header
+ * that passed before answers from there (`verified-tokens.ts`).
+ */
 export async function bearerClaims(
   request: FastifyRequest,
   issuer: string,
+  verified?: VerifiedTokens,
 ): Promise<TokenClaims | null> {
+  const header = request.headers.authorization;
+  const known = header === undefined ? undefined : verified?.get(header);
+  if (known !== undefined) return known;
   try {
-    return checkClaims(await request.accessJwtVerify(), issuer, 'access');
+    const claims = checkClaims(await request.accessJwtVerify(), issuer, 'access');
+    if (claims !== null && header !== undefined) verified?.set(header, claims);
+    return claims;
   } catch {
     return null;
   }
@@ -118,8 +128,9 @@ export function authGuards(auth: AuthModule): {
   onRequest: onRequestHookHandler[];
   preHandler: preHandlerHookHandler;
 } {
+  const verified = createVerifiedTokens();
   const authenticate: onRequestHookHandler = async function authenticate(request, reply) {
-    const claims = await bearerClaims(request, auth.issuer);
+    const claims = await bearerClaims(request, auth.issuer, verified);
     if (!claims || !(await auth.access.allows(claims))) {
       // A refused request still counts, per client IP: 401s are no way around the limit.
       await countRequest(auth.limits.api, byIp, request, reply);

@@ -169,6 +169,29 @@ describe('auth plugin', () => {
     expect(res.headers['set-cookie']).toMatch(/Max-Age=-1|Expires=Thu, 01 Jan 1970/);
   });
 
+  it('lets a header it verified before through the guard only until its token expires', async () => {
+    await createSessionRepository(redis, { ttlMs: 60_000, graceMs: 1_000 }).create(
+      'sid-2',
+      'brief',
+      'j2',
+    );
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { iss: auth.issuer, sub: 'brief', typ: 'access', role: 'admin', sid: 'sid-2' };
+    const sign = (jti: string, exp: number) =>
+      jwt.sign({ ...claims, jti, iat: now, exp }, auth.secret, { algorithm: 'HS256' });
+    const header = { authorization: `Bearer ${sign('brief', now + 1)}` };
+    expect((await get('/protected', header)).json().user).toEqual({
+      username: 'brief',
+      role: 'admin',
+    });
+    // Another token of the same length, its signature cut: never taken for the one verified.
+    const token = sign('long', now + 60);
+    const forged = `Bearer ${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await get('/protected', { authorization: forged })).statusCode).toBe(401);
+    await new Promise((r) => setTimeout(r, (now + 1) * 1000 - Date.now() + 200));
+    expect((await get('/protected', header)).statusCode).toBe(401);
+  });
+
   it('guards protected routes: 401 unauthorized without a valid access token', async () => {
     const attempts: Array<Record<string, string>> = [
       {},
