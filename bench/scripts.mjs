@@ -9,117 +9,35 @@
 // concurrency 1 ≤ 2× the raw BullMQ p50; throughput at concurrency 32 ≥ 0.5× the raw BullMQ
 // figure; both shown for the two processes too, as multiples of the same floor.
 //
-// Concurrency 32 is measured twice on each side: a first round right after the warm-up at
-// concurrency 1, and then, after a round at concurrency 1, the steady figure the target is read
-// against. The first round pays for V8 compiling the paths that only concurrency takes (and for
-// the heap growing to its working size): here it cost about 720 µs of CPU per run against 380 in
-// the rounds after it. A server runs those rounds once per process, so both are shown.
+// The floor is measured interleaved with each side, in cycles of raw c1, Steward c1, raw c32,
+// Steward c32 (BENCH_CYCLES, 3 by default): this machine is shared, and its speed drifts by tens
+// of percent within minutes, so a floor measured once, minutes before or after the figure it
+// divides, moved either ratio by as much as the changes it was meant to show. Each figure is the
+// median over the cycles, and so is each ratio (taken within its cycle).
+//
+// Each side's first round at concurrency 32 is shown apart, beside raw BullMQ's first: it pays
+// for V8 compiling the paths that only concurrency takes (and for the heap growing to its working
+// size): here it cost about 720 µs of CPU per run against 380 in the rounds after it. A server
+// runs that round once per process.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../dist/api/app.js';
-import { nodeHeapOptions } from '../dist/cli/node-options.js';
-import { loadConfig } from '../dist/config/load.js';
-import { createLogger } from '../dist/log/logger.js';
-import { createContext } from '../dist/runtime/context.js';
-import {
-  buildAppDeps,
-  buildCore,
-  buildServerParts,
-  scriptWorkerDeps,
-} from '../dist/cli/compose.js';
 import { Queue, QueueEvents, Worker } from 'bullmq';
+import { nodeHeapOptions } from '../dist/cli/node-options.js';
 import { execModule, callFunction } from '../dist/starlark/index.js';
-import { freePort, startEmbeddedRedis } from '../dist/store/embedded-redis.js';
-import { startScriptRunWorker } from '../dist/workers/script-runs/worker.js';
+import { freePort } from '../dist/store/embedded-redis.js';
+import { SOURCE, prepare, startInProcess, testRun } from './script-runs-setup.mjs';
 
 const N1 = Number(process.env.BENCH_RUNS ?? 2000);
 const N32 = Number(process.env.BENCH_RUNS_32 ?? 6000);
-const SOURCE = 'def main():\n    return {"sum": args["a"] + args["b"]}\n';
-const ADMIN = { username: 'bench', password: 'correct horse battery staple' };
+const CYCLES = Number(process.env.BENCH_CYCLES ?? 3);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-scripts-'));
-const redis = await startEmbeddedRedis(path.join(dir, 'redis'));
-const config = loadConfig({
-  cwd: dir,
-  env: {},
-  overrides: {
-    'redis.url': redis.url,
-    data_dir: path.join(dir, 'data'),
-    workspace: path.join(dir, 'workspace'),
-    'log.level': 'warn',
-    'admin.rate_limit.api_per_minute': 10_000_000,
-  },
-});
-const ctx = await createContext(config, createLogger('warn'), redis.url);
-const core = await buildCore(ctx);
-const parts = await buildServerParts(ctx, core, { superviseEngine: false });
-const worker = await startScriptRunWorker(ctx, {
-  ...scriptWorkerDeps(core),
-  getSecret: async () => null,
-  redact: (t) => t,
-});
-const app = await buildApp(await buildAppDeps(ctx, core, parts));
-await app.listen({ host: '127.0.0.1', port: 0 });
-ctx.lifecycle.setCheck('mcp_server', true);
-ctx.lifecycle.markReady();
-const base = `http://127.0.0.1:${app.server.address().port}`;
-
-async function json(method, url, body, headers = {}, at = base) {
-  const res = await fetch(at + url, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
-}
-
-/** An admin, a bearer token and the two scripts on the deployment served at `at`. */
-async function prepare(at) {
-  const call = (method, url, body, headers) => json(method, url, body, headers, at);
-  await call('POST', '/api/setup', { ...ADMIN, confirm_password: ADMIN.password });
-  const login = await call('POST', '/api/auth/login', ADMIN);
-  const cookie = login.headers.get('set-cookie').split(';')[0];
-  const session = await call('GET', '/api/session', undefined, { cookie });
-  const bearer = { authorization: `Bearer ${session.body.access_token}` };
-  await call('POST', '/api/scripts', { name: 'bench.star', source: SOURCE }, bearer);
-  await call('POST', '/api/scripts/bench.star/approve', undefined, bearer);
-  await call('POST', '/api/scripts', { name: 'sleepy.star', source: SLEEPY }, bearer);
-  await call('POST', '/api/scripts/sleepy.star/approve', undefined, bearer);
-  return bearer;
-}
-const SLEEPY = 'def main():\n    time.sleep(5)\n    return {}\n';
+const local = await startInProcess(dir);
+const { redis, worker, base } = local;
 const auth = await prepare(base);
-
-const testBody = JSON.stringify({ args: { a: 1, b: 2 } });
-// The measured requests go through node:http on kept-alive connections: `fetch` costs this
-// process (where the in-process server also runs) about 0.2–0.4 ms of CPU per request here,
-// several times what node:http costs, and that is the client's time, not Steward's.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function post(url, headers, body) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve(JSON.parse(text)));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function oneRun(at = base, bearer = auth) {
-  const body = await post(`${at}/api/scripts/bench.star/test`, bearer, testBody);
-  if (!body.success || body.result.sum !== 3) throw new Error(`bad run: ${JSON.stringify(body)}`);
-}
+const oneRun = (at = base, bearer = auth) => testRun(at, bearer);
 
 async function measure(total, concurrency, run = oneRun) {
   const times = [];
@@ -167,7 +85,7 @@ function argsDict() {
 }
 
 /** The queue's own floor: BullMQ alone, on the same Redis, with a processor that does nothing. */
-async function rawBullmq() {
+async function openRawBullmq() {
   const connection = { url: redis.url, maxRetriesPerRequest: null };
   const name = 'bench-raw';
   const queue = new Queue(name, { connection: { ...connection } });
@@ -178,40 +96,25 @@ async function rawBullmq() {
     concurrency: 32,
   });
   await Promise.all([events.waitUntilReady(), rawWorker.waitUntilReady()]);
-  const one = async () => {
-    const job = await queue.add(name, { a: 1, b: 2 }, { removeOnComplete: { count: 1000 } });
-    await job.waitUntilFinished(events, 10_000);
+  return {
+    async one() {
+      const job = await queue.add(name, { a: 1, b: 2 }, { removeOnComplete: { count: 1000 } });
+      await job.waitUntilFinished(events, 10_000);
+    },
+    async close() {
+      await rawWorker.close();
+      await events.close();
+      await queue.close();
+    },
   };
-  const run = async (total, concurrency) => {
-    const times = [];
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < total) {
-          next++;
-          const t0 = performance.now();
-          await one();
-          times.push(performance.now() - t0);
-        }
-      }),
-    );
-    return summary(times, total / ((performance.now() - started) / 1000));
-  };
-  for (let i = 0; i < 200; i++) await one();
-  const first32 = await run(N32, 32);
-  const out = { first32, c1: await run(N1, 1), c32: await run(N32, 32) };
-  await rawWorker.close();
-  await events.close();
-  await queue.close();
-  return out;
 }
 
 // Warm-up: threads, QueueEvents, JIT.
+const raw = await openRawBullmq();
 for (let i = 0; i < 200; i++) await oneRun();
+for (let i = 0; i < 200; i++) await raw.one();
 floor(2000);
 
-const raw = await rawBullmq();
 /** Trivial runs while 8 runs sleep 5 s each: waiting must not block computing. */
 async function besideSleepers() {
   const sleepers = Array.from({ length: 8 }, () =>
@@ -229,28 +132,59 @@ async function besideSleepers() {
   return result;
 }
 
-/** The three rounds of one side (see the top): concurrency 32 first, then 1, then 32 again. */
-async function rounds(run) {
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+/** The median of each figure over rounds. */
+const medianOf = (rounds) => ({
+  p50: median(rounds.map((r) => r.p50)),
+  p99: median(rounds.map((r) => r.p99)),
+  rate: median(rounds.map((r) => r.rate)),
+});
+
+/**
+ * One side against raw BullMQ (see the top): the first round of each at concurrency 32, then
+ * CYCLES cycles of raw c1, side c1, raw c32, side c32. Ratios are taken within each cycle.
+ */
+async function against(run) {
+  const rawFirst32 = await measure(N32, 32, raw.one);
   const first32 = await measure(N32, 32, run);
-  return { first32, c1: await measure(N1, 1, run), c32: await measure(N32, 32, run) };
+  const cycles = [];
+  for (let i = 0; i < CYCLES; i++) {
+    const rawC1 = await measure(N1, 1, raw.one);
+    const c1 = await measure(N1, 1, run);
+    const rawC32 = await measure(N32, 32, raw.one);
+    const c32 = await measure(N32, 32, run);
+    cycles.push({ rawC1, c1, rawC32, c32 });
+  }
+  return {
+    rawFirst32,
+    first32,
+    rawC1: medianOf(cycles.map((c) => c.rawC1)),
+    rawC32: medianOf(cycles.map((c) => c.rawC32)),
+    c1: medianOf(cycles.map((c) => c.c1)),
+    c32: medianOf(cycles.map((c) => c.c32)),
+    p50Ratios: cycles.map((c) => c.c1.p50 / c.rawC1.p50),
+    rateRatios: cycles.map((c) => c.c32.rate / c.rawC32.rate),
+  };
 }
 
 const floorRun = floor(N1);
-const steward = await rounds(oneRun);
+const steward = await against(oneRun);
 const sleeping = await besideSleepers();
 const inProcess = [
   ['interpreter in-process (floor)', floorRun],
-  ['raw BullMQ, concurrency 1', raw.c1],
-  ['raw BullMQ, concurrency 32', raw.c32],
-  ['raw BullMQ, c32 first round', raw.first32],
+  ['raw BullMQ, concurrency 1', steward.rawC1],
+  ['raw BullMQ, concurrency 32', steward.rawC32],
+  ['raw BullMQ, c32 first round', steward.rawFirst32],
   ['POST /test, concurrency 1', steward.c1],
   ['POST /test, concurrency 32', steward.c32],
   ['POST /test, c32 first round', steward.first32],
   ['POST /test, c1, 8 runs sleeping', sleeping],
 ];
-await app.close();
-await worker.close();
-await ctx.close();
+await local.stop();
 
 /**
  * `steward api` and `steward worker` as two processes (as deployed apart), on the same
@@ -302,7 +236,7 @@ async function separateProcesses() {
     const run = () => oneRun(at, bearer);
     await run();
     for (let i = 0; i < 200; i++) await run();
-    return await rounds(run);
+    return await against(run);
   } finally {
     await Promise.all(
       children.map((child) => {
@@ -315,9 +249,12 @@ async function separateProcesses() {
   }
 }
 const apart = await separateProcesses();
+await raw.close();
 
 const rows = [
   ...inProcess,
+  ['raw BullMQ, c1 (beside the procs)', apart.rawC1],
+  ['raw BullMQ, c32 (beside the procs)', apart.rawC32],
   ['api + worker procs, concurrency 1', apart.c1],
   ['api + worker procs, concurrency 32', apart.c32],
   ['api + worker procs, c32 first round', apart.first32],
@@ -341,14 +278,15 @@ for (const [label, side] of [
   ['', steward],
   [' (api + worker procs)', apart],
 ]) {
-  const p50Ratio = side.c1.p50 / raw.c1.p50;
-  const rateRatio = side.c32.rate / raw.c32.rate;
-  const firstRatio = side.first32.rate / raw.first32.rate;
+  const p50Ratio = median(side.p50Ratios);
+  const rateRatio = median(side.rateRatios);
+  const firstRatio = side.first32.rate / side.rawFirst32.rate;
+  const each = (ratios) => ratios.map((r) => r.toFixed(2)).join(', ');
   console.log(
-    `p50 at concurrency 1${label}: ${p50Ratio.toFixed(2)}× raw BullMQ (target ≤ 2×: ${verdict(p50Ratio <= 2)})`,
+    `p50 at concurrency 1${label}: ${p50Ratio.toFixed(2)}× raw BullMQ (target ≤ 2×: ${verdict(p50Ratio <= 2)}); cycles ${each(side.p50Ratios)}`,
   );
   console.log(
-    `runs/s at concurrency 32${label}: ${rateRatio.toFixed(2)}× raw BullMQ (target ≥ 0.5×: ${verdict(rateRatio >= 0.5)}); first round ${firstRatio.toFixed(2)}× raw's first round`,
+    `runs/s at concurrency 32${label}: ${rateRatio.toFixed(2)}× raw BullMQ (target ≥ 0.5×: ${verdict(rateRatio >= 0.5)}); cycles ${each(side.rateRatios)}; first round ${firstRatio.toFixed(2)}× raw's first round`,
   );
 }
 
