@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { hashSource } from '../../src/scripts/hashing.js';
-import { parseMetadata } from '../../src/scripts/metadata.js';
 import { createRecentChecks } from '../../src/scripts/recent-checks.js';
-import type { ScriptRecord } from '../../src/scripts/script-schema.js';
+import { approvedRecord } from '../support/script-record.js';
 
 const source = 'def main():\n    return 1\n';
 const hash = hashSource(source);
-const record = (name = 'a.star'): ScriptRecord => ({
-  name,
-  source,
-  hash,
-  status: 'approved',
-  approved_hash: hash,
-  metadata: parseMetadata(source),
-  created_at: '2026-01-01T00:00:00.000Z',
-  modified_at: '2026-01-01T00:00:00.000Z',
-  head: '0'.repeat(40),
-});
+const record = (name = 'a.star') => approvedRecord(name, source);
 
 /** Recent checks on a clock the test moves. */
 function clocked(maxAgeMs = 100) {

@@ -5,30 +5,18 @@ import type { Logger } from '../../../src/log/logger.js';
 import type { Egress } from '../../../src/net/egress.js';
 import type { ScriptRunPayload } from '../../../src/queue/script-runs.js';
 import { hashSource } from '../../../src/scripts/hashing.js';
-import { parseMetadata } from '../../../src/scripts/metadata.js';
 import type { ScriptRecord } from '../../../src/scripts/script-schema.js';
 import type { ScriptPool } from '../../../src/workers/script-runs/pool.js';
 import { createScriptRunProcessor } from '../../../src/workers/script-runs/processor.js';
 import { createRecentChecks, type RecentChecks } from '../../../src/scripts/recent-checks.js';
 import type { RunTask } from '../../../src/workers/script-runs/task-types.js';
+import { approvedRecord } from '../../support/script-record.js';
 
 const source = 'def main():\n    return {"token": "tok-123"}\n';
 const hash = hashSource(source);
 
-function record(overrides: Partial<ScriptRecord> = {}): ScriptRecord {
-  return {
-    name: 'job.star',
-    source,
-    hash,
-    status: 'approved',
-    approved_hash: hash,
-    metadata: parseMetadata(source),
-    created_at: '2026-01-01T00:00:00.000Z',
-    modified_at: '2026-01-01T00:00:00.000Z',
-    head: '0'.repeat(40),
-    ...overrides,
-  };
-}
+const record = (overrides: Partial<ScriptRecord> = {}) =>
+  approvedRecord('job.star', source, overrides);
 
 /** The processor with a thread pool that only records what it was given. */
 function setup(
