@@ -89,7 +89,7 @@ const stages = [
     /redis moveToActive\S* answered/,
   ],
   [
-    'job → script thread (BullMQ may fetch the next first)',
+    'job → script thread (BullMQ, processor, task hand-off)',
     /redis moveToActive\S* answered/,
     'thread run sent',
   ],

@@ -1,10 +1,11 @@
-import { Worker, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import { queues, scheduleRunPayload } from '../../queue/definitions.js';
 import type { Context } from '../../runtime/context.js';
 import type { Schedules } from '../../schedules/create-schedules.js';
 import { tickJobName, tickPayload } from '../../schedules/tick-groups.js';
 import { createLimiter, createTickRunner } from '../../schedules/tick-runner.js';
 import { bullPrefix, createRedis } from '../../store/redis.js';
+import { StartFirstWorker } from '../start-first-worker.js';
 
 export interface RunningScheduleWorkers {
   close(): Promise<void>;
@@ -58,7 +59,7 @@ export async function startScheduleWorkers(
   await subscriber.subscribe(ticks.channel);
 
   const runConnection = createRedis(ctx.redisTarget, 'bullmq');
-  const worker = new Worker(
+  const worker = new StartFirstWorker(
     queues.scheduleRuns.name,
     async (job: Job) => {
       if (job.name === tickJobName) {
@@ -89,7 +90,7 @@ export async function startScheduleWorkers(
   worker.on('error', (err) => log.warn({ err: err.message }, 'schedule-runs worker error'));
 
   const deliveryConnection = createRedis(ctx.redisTarget, 'bullmq');
-  const deliveries = new Worker(
+  const deliveries = new StartFirstWorker(
     queues.deliveries.name,
     async (job: Job) => schedules.deliver(job),
     {

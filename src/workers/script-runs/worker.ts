@@ -1,4 +1,3 @@
-import { Worker } from 'bullmq';
 import { answerCallers } from '../../queue/client.js';
 import { queues } from '../../queue/definitions.js';
 import type { Context } from '../../runtime/context.js';
@@ -10,6 +9,7 @@ import type { ScriptRepository } from '../../store/script-repository.js';
 import { createScriptPool } from './pool.js';
 import { limitByOrigin } from './origin-share.js';
 import { createScriptRunProcessor } from './processor.js';
+import { StartFirstWorker } from '../start-first-worker.js';
 
 export interface ScriptRunWorkerDeps {
   store: ScriptRepository;
@@ -68,7 +68,7 @@ export async function startScriptRunWorker(
   const answering = answerCallers(ctx.queues, processor, (err) =>
     ctx.log.warn({ err: err.message }, 'could not answer a script run'),
   );
-  const worker = new Worker(queues.scriptRuns.name, answering, {
+  const worker = new StartFirstWorker(queues.scriptRuns.name, answering, {
     connection,
     prefix: bullPrefix(ctx.redisTarget.prefix),
     // One job per thread: a job fetched early would wait in Piscina's queue while its wall time
