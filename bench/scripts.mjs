@@ -2,12 +2,15 @@
 // (API → Redis → BullMQ → Piscina thread → back), at concurrency 1 and 32, beside two floors
 // measured in the same run: the same script run in-process by the interpreter, and the queue's
 // own round trip (a raw BullMQ add, then wait for the result through QueueEvents, no-op
-// processor). The client is node:http on kept-alive connections. Everything runs in this one
-// process, as `steward start` does, on a private redis-server; then the same requests go to
-// `steward api` and `steward worker` as two child processes on the same redis-server (a
-// deployment prefix of their own). Targets: p50 at
-// concurrency 1 ≤ 2× the raw BullMQ p50; throughput at concurrency 32 ≥ 0.5× the raw BullMQ
-// figure; both shown for the two processes too, as multiples of the same floor.
+// processor). The client is node:http on kept-alive connections. First Steward runs in this
+// one process, composed as `steward start` composes it, on a private redis-server: there the
+// client shares Steward's event loop and waits, after each answer, for the run's tail (BullMQ's
+// completion, the history write) before it reads. Then the same requests go to Steward as
+// deployed, each in processes of its own on the same redis-server (a deployment prefix each),
+// with this process as the outside client a browser or the AI's engine is: `steward start`
+// alone, then `steward api` and `steward worker` apart. Targets: p50 at concurrency 1 ≤ 2× the
+// raw BullMQ p50; throughput at concurrency 32 ≥ 0.5× the raw BullMQ figure; shown for each
+// setup, as multiples of the floor measured beside it.
 //
 // The floor is measured interleaved with each side, in cycles of raw c1, Steward c1, raw c32,
 // Steward c32 (BENCH_CYCLES, 3 by default): this machine is shared, and its speed drifts by tens
@@ -187,20 +190,24 @@ const inProcess = [
 await local.stop();
 
 /**
- * `steward api` and `steward worker` as two processes (as deployed apart), on the same
- * redis-server under a prefix of their own, answering the same requests.
+ * Steward as deployed, in processes of its own on the same redis-server under a prefix of their
+ * own, answering the same requests from this process: `steward start` alone (`roles` ['start']),
+ * or `steward api` and `steward worker` apart (['api', 'worker']).
  */
-async function separateProcesses() {
+async function spawned(roles) {
+  const label = roles.join('-');
   const port = await freePort();
-  const configFile = path.join(dir, 'apart.yaml');
+  const configFile = path.join(dir, `${label}.yaml`);
   writeFileSync(configFile, 'admin:\n  rate_limit:\n    api_per_minute: 10000000\n');
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: dir,
     REDIS_URL: redis.url,
-    STEWARD_REDIS_PREFIX: 'apart:',
-    STEWARD_DATA_DIR: path.join(dir, 'apart-data'),
-    STEWARD_WORKSPACE: path.join(dir, 'apart-workspace'),
+    STEWARD_REDIS_PREFIX: `${label}:`,
+    STEWARD_DATA_DIR: path.join(dir, `${label}-data`),
+    STEWARD_WORKSPACE: path.join(dir, `${label}-workspace`),
+    // `start` would supervise the AI engine; none is wanted here.
+    STEWARD_ENGINE_AUTOSTART: 'false',
     STEWARD_CONFIG: configFile,
     STEWARD_HOST: '127.0.0.1',
     STEWARD_PORT: String(port),
@@ -215,7 +222,7 @@ async function separateProcesses() {
       cwd: dir,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-  const children = [role('api')];
+  const children = [role(roles[0])];
   try {
     const at = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
@@ -226,13 +233,14 @@ async function separateProcesses() {
         () => 'connection',
       );
     for (let reason = await waitingFor(); reason !== null && reason !== 'admin_setup';) {
-      if (Date.now() > deadline) throw new Error(`steward api never became ready (${reason})`);
+      if (Date.now() > deadline)
+        throw new Error(`steward ${roles[0]} never became ready (${reason})`);
       await new Promise((r) => setTimeout(r, 100));
       reason = await waitingFor();
     }
     const bearer = await prepare(at);
-    // The worker starts after the API made the deployment's secrets key.
-    children.push(role('worker'));
+    // A worker starts after the API made the deployment's secrets key.
+    for (const name of roles.slice(1)) children.push(role(name));
     const run = () => oneRun(at, bearer);
     await run();
     for (let i = 0; i < 200; i++) await run();
@@ -248,11 +256,17 @@ async function separateProcesses() {
     );
   }
 }
-const apart = await separateProcesses();
+const started = await spawned(['start']);
+const apart = await spawned(['api', 'worker']);
 await raw.close();
 
 const rows = [
   ...inProcess,
+  ['raw BullMQ, c1 (beside start)', started.rawC1],
+  ['raw BullMQ, c32 (beside start)', started.rawC32],
+  ['steward start process, c1', started.c1],
+  ['steward start process, c32', started.c32],
+  ['steward start process, c32 first', started.first32],
   ['raw BullMQ, c1 (beside the procs)', apart.rawC1],
   ['raw BullMQ, c32 (beside the procs)', apart.rawC32],
   ['api + worker procs, concurrency 1', apart.c1],
@@ -276,6 +290,7 @@ console.log(
 );
 for (const [label, side] of [
   ['', steward],
+  [' (steward start in its own process)', started],
   [' (api + worker procs)', apart],
 ]) {
   const p50Ratio = median(side.p50Ratios);
