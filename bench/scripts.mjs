@@ -177,14 +177,18 @@ async function against(run) {
 const floorRun = floor(N1);
 const steward = await against(oneRun);
 const sleeping = await besideSleepers();
+/** The table rows of one side measured by `against`: its floor's, then its own. */
+const sideRows = (side, name, beside) => [
+  [`raw BullMQ, c1${beside}`, side.rawC1],
+  [`raw BullMQ, c32${beside}`, side.rawC32],
+  [`raw BullMQ, c32 first round${beside}`, side.rawFirst32],
+  [`${name}, c1`, side.c1],
+  [`${name}, c32`, side.c32],
+  [`${name}, c32 first round`, side.first32],
+];
 const inProcess = [
   ['interpreter in-process (floor)', floorRun],
-  ['raw BullMQ, concurrency 1', steward.rawC1],
-  ['raw BullMQ, concurrency 32', steward.rawC32],
-  ['raw BullMQ, c32 first round', steward.rawFirst32],
-  ['POST /test, concurrency 1', steward.c1],
-  ['POST /test, concurrency 32', steward.c32],
-  ['POST /test, c32 first round', steward.first32],
+  ...sideRows(steward, 'POST /test', ''),
   ['POST /test, c1, 8 runs sleeping', sleeping],
 ];
 await local.stop();
@@ -262,25 +266,17 @@ await raw.close();
 
 const rows = [
   ...inProcess,
-  ['raw BullMQ, c1 (beside start)', started.rawC1],
-  ['raw BullMQ, c32 (beside start)', started.rawC32],
-  ['steward start process, c1', started.c1],
-  ['steward start process, c32', started.c32],
-  ['steward start process, c32 first', started.first32],
-  ['raw BullMQ, c1 (beside the procs)', apart.rawC1],
-  ['raw BullMQ, c32 (beside the procs)', apart.rawC32],
-  ['api + worker procs, concurrency 1', apart.c1],
-  ['api + worker procs, concurrency 32', apart.c32],
-  ['api + worker procs, c32 first round', apart.first32],
+  ...sideRows(started, 'steward start process', ' (beside start)'),
+  ...sideRows(apart, 'api + worker procs', ' (beside procs)'),
 ];
 const ms = (v) => `${v.toFixed(3)} ms`.padStart(11);
 console.log(`script runs (${worker.threads} script threads, ${os.availableParallelism()} CPUs)`);
 console.log(
-  `${'path'.padEnd(34)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'runs/s'.padStart(9)}`,
+  `${'path'.padEnd(44)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'runs/s'.padStart(9)}`,
 );
 for (const [name, r] of rows) {
   console.log(
-    `${name.padEnd(34)} ${ms(r.p50)} ${ms(r.p99)} ${Math.round(r.rate).toString().padStart(9)}`,
+    `${name.padEnd(44)} ${ms(r.p50)} ${ms(r.p99)} ${Math.round(r.rate).toString().padStart(9)}`,
   );
 }
 const verdict = (ok) => (ok ? 'met' : 'NOT met');
