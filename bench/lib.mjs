@@ -28,6 +28,30 @@ export async function startRedis(dir) {
 /** The value at percentile p of an ascending array. */
 export const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
+/** p50 and p99 of `times` (ms, sorted here) and `rate` per second. */
+export function summary(times, rate) {
+  times.sort((a, b) => a - b);
+  return { p50: pct(times, 50), p99: pct(times, 99), rate };
+}
+
+/** `total` calls of `run`, `concurrency` at a time: their p50, p99 and calls per second. */
+export async function measure(total, concurrency, run) {
+  const times = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next++;
+        const t0 = performance.now();
+        await run();
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  return summary(times, total / ((performance.now() - started) / 1000));
+}
+
 /**
  * The environment of a Steward process under a bench: its Redis, loopback port, quiet log, and
  * data and workspace folders named `data<suffix>` and `ws<suffix>` under `dir`.

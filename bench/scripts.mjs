@@ -18,6 +18,12 @@
 // divides, moved either ratio by as much as the changes it was meant to show. Each figure is the
 // median over the cycles, and so is each ratio (taken within its cycle).
 //
+// Beside the raw BullMQ c1 figure, each cycle measures the other parts a run passes through,
+// each alone (bench/run-parts.mjs): a bare node:http server answering the same request, and
+// Steward's script pool running the script. Their p50s added to raw BullMQ's are the floor of a
+// run at concurrency 1 made of those parts, and Steward's p50 against that sum is what its own
+// code and the parts' sharing of a process and two CPUs add.
+//
 // Each side's first round at concurrency 32 is shown apart, beside raw BullMQ's first: it pays
 // for V8 compiling the paths that only concurrency takes (and for the heap growing to its working
 // size): here it cost about 720 µs of CPU per run against 380 in the rounds after it. A server
@@ -30,6 +36,8 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import { nodeHeapOptions } from '../dist/cli/node-options.js';
 import { execModule, callFunction } from '../dist/starlark/index.js';
 import { freePort } from '../dist/store/embedded-redis.js';
+import { measure, summary } from './lib.mjs';
+import { openBareHttpApart, openPartsProbe } from './run-parts.mjs';
 import { SOURCE, prepare, startInProcess, testRun } from './script-runs-setup.mjs';
 
 const N1 = Number(process.env.BENCH_RUNS ?? 2000);
@@ -41,30 +49,6 @@ const local = await startInProcess(dir);
 const { redis, worker, base } = local;
 const auth = await prepare(base);
 const oneRun = (at = base, bearer = auth) => testRun(at, bearer);
-
-async function measure(total, concurrency, run = oneRun) {
-  const times = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        next++;
-        const t0 = performance.now();
-        await run();
-        times.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  return summary(times, total / seconds);
-}
-
-function summary(times, rate) {
-  times.sort((a, b) => a - b);
-  const pct = (p) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
-  return { p50: pct(50), p99: pct(99), rate };
-}
 
 function floor(total) {
   const times = [];
@@ -114,6 +98,7 @@ async function openRawBullmq() {
 
 // Warm-up: threads, QueueEvents, JIT.
 const raw = await openRawBullmq();
+const parts = await openPartsProbe();
 for (let i = 0; i < 200; i++) await oneRun();
 for (let i = 0; i < 200; i++) await raw.one();
 floor(2000);
@@ -128,7 +113,7 @@ async function besideSleepers() {
     }).then((r) => r.json()),
   );
   await new Promise((r) => setTimeout(r, 500));
-  const result = await measure(200, 1);
+  const result = await measure(200, 1, oneRun);
   const answers = await Promise.all(sleepers);
   if (!answers.every((a) => a.success))
     throw new Error(`a sleeper failed: ${JSON.stringify(answers)}`);
@@ -149,20 +134,31 @@ const medianOf = (rounds) => ({
 
 /**
  * One side against raw BullMQ (see the top): the first round of each at concurrency 32, then
- * CYCLES cycles of raw c1, side c1, raw c32, side c32. Ratios are taken within each cycle.
+ * CYCLES cycles of raw c1, the parts' c1 (bench/run-parts.mjs: bare HTTP, in the probe's process
+ * or, with `apart`, served from a process of its own to this one; the script thread), side c1,
+ * raw c32, side c32. Ratios are taken within each cycle.
  */
-async function against(run) {
+async function against(run, apart) {
+  const bare = apart ? await openBareHttpApart() : null;
   const rawFirst32 = await measure(N32, 32, raw.one);
   const first32 = await measure(N32, 32, run);
   const cycles = [];
   for (let i = 0; i < CYCLES; i++) {
     const rawC1 = await measure(N1, 1, raw.one);
+    const httpC1 = bare ? await bare.measure(N1) : await parts.measure('http', N1);
+    const threadC1 = await parts.measure('thread', N1);
     const c1 = await measure(N1, 1, run);
     const rawC32 = await measure(N32, 32, raw.one);
     const c32 = await measure(N32, 32, run);
-    cycles.push({ rawC1, c1, rawC32, c32 });
+    const partsSum = rawC1.p50 + httpC1.p50 + threadC1.p50;
+    cycles.push({ rawC1, httpC1, threadC1, partsSum, c1, rawC32, c32 });
   }
+  await bare?.close();
   return {
+    httpC1: medianOf(cycles.map((c) => c.httpC1)),
+    threadC1: medianOf(cycles.map((c) => c.threadC1)),
+    partsSum: median(cycles.map((c) => c.partsSum)),
+    partsRatios: cycles.map((c) => c.c1.p50 / c.partsSum),
     rawFirst32,
     first32,
     rawC1: medianOf(cycles.map((c) => c.rawC1)),
@@ -175,11 +171,13 @@ async function against(run) {
 }
 
 const floorRun = floor(N1);
-const steward = await against(oneRun);
+const steward = await against(oneRun, false);
 const sleeping = await besideSleepers();
 /** The table rows of one side measured by `against`: its floor's, then its own. */
 const sideRows = (side, name, beside) => [
   [`raw BullMQ, c1${beside}`, side.rawC1],
+  [`bare HTTP, c1${beside}`, side.httpC1],
+  [`script thread, c1${beside}`, side.threadC1],
   [`raw BullMQ, c32${beside}`, side.rawC32],
   [`raw BullMQ, c32 first round${beside}`, side.rawFirst32],
   [`${name}, c1`, side.c1],
@@ -248,7 +246,7 @@ async function spawned(roles) {
     const run = () => oneRun(at, bearer);
     await run();
     for (let i = 0; i < 200; i++) await run();
-    return await against(run);
+    return await against(run, true);
   } finally {
     await Promise.all(
       children.map((child) => {
@@ -263,6 +261,7 @@ async function spawned(roles) {
 const started = await spawned(['start']);
 const apart = await spawned(['api', 'worker']);
 await raw.close();
+await parts.close();
 
 const rows = [
   ...inProcess,
@@ -295,6 +294,10 @@ for (const [label, side] of [
   const each = (ratios) => ratios.map((r) => r.toFixed(2)).join(', ');
   console.log(
     `p50 at concurrency 1${label}: ${p50Ratio.toFixed(2)}× raw BullMQ (target ≤ 2×: ${verdict(p50Ratio <= 2)}); cycles ${each(side.p50Ratios)}`,
+  );
+  const f3 = (v) => v.toFixed(3);
+  console.log(
+    `  against its parts added up (raw BullMQ ${f3(side.rawC1.p50)} + bare HTTP ${f3(side.httpC1.p50)} + script thread ${f3(side.threadC1.p50)} = ${f3(side.partsSum)} ms): ${median(side.partsRatios).toFixed(2)}×; cycles ${each(side.partsRatios)}`,
   );
   console.log(
     `runs/s at concurrency 32${label}: ${rateRatio.toFixed(2)}× raw BullMQ (target ≥ 0.5×: ${verdict(rateRatio >= 0.5)}); cycles ${each(side.rateRatios)}; first round ${firstRatio.toFixed(2)}× raw's first round`,

@@ -9,7 +9,9 @@
 //   script thread loads it, with V8's code cache (see `starlarkCold`), and the same runs without
 //   the cache are shown beside them, alternated with them;
 // - cold runs also report their system time and minor page faults on both sides: touching
-//   fresh memory is a large part of a cold run on a VM where a fault costs several µs;
+//   fresh memory is a large part of a cold run on a VM where a fault costs several µs; and their
+//   split into compile (parse, resolve, compile) and run, on both sides, the Starlark side
+//   compiling with `compileModule` and running the program as a script thread does;
 // - warm: a later run in the same process (Starlark from its compiled program, as a worker
 //   thread's cache serves a script's next run; CPython re-executing its compiled code), best of N.
 import { execFileSync } from 'node:child_process';
@@ -324,16 +326,19 @@ fs.writeFileSync(
   const [file, cache] = process.argv.slice(2);
   const loaded = loadBundle(${JSON.stringify(bundleFile)}, cache === 'cache');
   if (loaded.cached !== (cache === 'cache')) throw new Error('code cache: expected ' + cache);
-  const { execModule } = loaded.exports;
+  const { compileModule } = loaded.exports;
   const src = (await import('node:fs')).readFileSync(file, 'utf8');
   const r0 = process.resourceUsage();
   const t0 = performance.now();
-  const m = execModule({ file: 'bench.star', source: src, options: ${JSON.stringify(OPTIONS)}, limits: { maxSteps: 1e10 } });
+  const program = compileModule({ file: 'bench.star', source: src, predeclared: [], options: ${JSON.stringify(OPTIONS)} });
+  const t1 = performance.now();
+  const m = program.run({ predeclared: {}, limits: { maxSteps: 1e10 } });
   console.log(performance.now() - t0);
   console.log(String(m.globals.get('result')));
   const r1 = process.resourceUsage();
   console.log((r1.systemCPUTime - r0.systemCPUTime) / 1000);
   console.log(r1.minorPageFault - r0.minorPageFault);
+  console.log(t1 - t0);
 `,
 );
 
@@ -347,7 +352,13 @@ function starlarkCold(src, cache = 'cache') {
   const out = execFileSync(process.execPath, [coldChild, file, cache], { encoding: 'utf8' })
     .trim()
     .split('\n');
-  return { ms: Number(out[0]), result: out[1], sys: Number(out[2]), faults: Number(out[3]) };
+  return {
+    ms: Number(out[0]),
+    result: out[1],
+    sys: Number(out[2]),
+    faults: Number(out[3]),
+    compile: Number(out[4]),
+  };
 }
 
 /** The median time, system time and page faults of `COLD_RUNS` calls of `run`, and the result of the first. */
@@ -357,6 +368,7 @@ function medianOf(run) {
     ms: median(runs.map((r) => r.ms)),
     sys: median(runs.map((r) => r.sys)),
     faults: median(runs.map((r) => r.faults)),
+    compile: median(runs.map((r) => r.compile)),
     result: runs[0].result,
   };
 }
@@ -371,6 +383,7 @@ src = open(${JSON.stringify(file + '.src')}).read()
 r0 = resource.getrusage(resource.RUSAGE_SELF)
 t0 = time.perf_counter()
 code = compile(src + "\\nresult = main()\\n", "bench", "exec")
+compiled = (time.perf_counter() - t0) * 1000
 g = {}
 exec(code, g)
 cold = (time.perf_counter() - t0) * 1000
@@ -387,6 +400,7 @@ print(best)
 print(g["result"])
 print((r1.ru_stime - r0.ru_stime) * 1000)
 print(r1.ru_minflt - r0.ru_minflt)
+print(compiled)
 `;
   fs.writeFileSync(file + '.src', src);
   fs.writeFileSync(file, driver);
@@ -398,6 +412,7 @@ print(r1.ru_minflt - r0.ru_minflt)
       result: out[2],
       sys: Number(out[3]),
       faults: Number(out[4]),
+      compile: Number(out[5]),
     };
   } finally {
     fs.rmSync(file, { force: true });
@@ -429,6 +444,7 @@ for (const [name, src] of Object.entries(programs)) {
     result: pys[0].result,
     sys: median(pys.map((r) => r.sys)),
     faults: median(pys.map((r) => r.faults)),
+    compile: median(pys.map((r) => r.compile)),
   };
   for (const [label, r] of [
     ['cold', cold],
@@ -451,6 +467,8 @@ for (const [name, src] of Object.entries(programs)) {
     pySys: p.sys,
     faults: cold.faults,
     pyFaults: p.faults,
+    compile: cold.compile,
+    pyCompile: p.compile,
   });
 }
 const f = (v, w = 9) => v.toFixed(1).padStart(w);
@@ -481,6 +499,18 @@ console.log(
 for (const r of rows) {
   const n = (v) => String(Math.round(v)).padStart(9);
   console.log(`${r.name.padEnd(14)} ${f(r.sys)} ${f(r.pySys)} ${n(r.faults)} ${n(r.pyFaults)}`);
+}
+// A cold run split: parsing and compiling the program, then running it, on each side; the last
+// column is the part of the Starlark cold run that is not its compile, against CPython's whole
+// cold run. A short program's compile is mostly V8 running the interpreter's own compiler for
+// the first time, while CPython's compiler is C.
+console.log(
+  `\n${'cold run'.padEnd(14)} ${['compile', 'run', 'py comp', 'py run', 'run/py'].map((h) => h.padStart(9)).join(' ')}`,
+);
+for (const r of rows) {
+  console.log(
+    `${r.name.padEnd(14)} ${f(r.compile)} ${f(r.cold - r.compile)} ${f(r.pyCompile)} ${f(r.pyCold - r.pyCompile)} ${x((r.cold - r.compile) / r.pyCold).padStart(9)}`,
+  );
 }
 const coldMedian = median(rows.map((r) => r.coldRatio));
 const warmMedian = median(rows.map((r) => r.warmRatio));
