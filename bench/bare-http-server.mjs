@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 
-export const ANSWER = JSON.stringify({
+const ANSWER = JSON.stringify({
   success: true,
   result: { sum: 3 },
   duration_ms: 0,
