@@ -56,10 +56,12 @@ export interface Generated {
 let bindings: string | null = null;
 
 /**
- * Every helper, destructured from `R` by its name. Naming only those a body uses meant finding
- * them in its text: a third of a warm compile, for about 600 bytes less source to parse (no
- * faster cold, alternated runs of every `bench:starlark` program). An unused one is a local of
- * the factory that no closure holds.
+ * Every helper, destructured from `R` by its name. Naming only those a body used meant finding
+ * them in its text, a third of a warm compile; the 600 or so bytes that saved V8 from parsing
+ * made no cold run faster (alternated runs of every `bench:starlark` program). An unused one is
+ * a local of the factory that no closure holds. A helper named like one of the factory's own
+ * bindings would fail every function's `new Function`: test/starlark/eval/codegen.test.ts sees
+ * functions fall back to closures.
  */
 function runtimeBindings(): string {
   bindings ??= `const { ${Object.keys(genRuntime()).join(', ')} } = R;`;
