@@ -1,5 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { parse, StarlarkSyntaxError } from '../../../src/starlark/index.js';
+import { parse, StarlarkSyntaxError, type FileNode } from '../../../src/starlark/index.js';
+
+type Expr = Extract<FileNode['stmts'][number], { kind: 'Assign' }>['rhs'];
+
+/** The right side of `x = <src>` with every operator's operands in parentheses. */
+function grouped(src: string): string {
+  const show = (e: Expr): string => {
+    switch (e.kind) {
+      case 'Binary':
+        return `(${show(e.x)} ${e.op} ${show(e.y)})`;
+      case 'Unary':
+        return `(${e.op}${e.op === 'not' ? ' ' : ''}${show(e.x)})`;
+      case 'Ident':
+        return e.name;
+      case 'Literal':
+        return String(e.value.v);
+      default:
+        return e.kind;
+    }
+  };
+  const s = parse('p.star', `x = ${src}\n`).stmts[0];
+  if (s?.kind !== 'Assign') throw new Error('not an assignment');
+  return show(s.rhs);
+}
 
 function err(src: string): string {
   try {
@@ -41,9 +64,22 @@ describe('parser', () => {
     ).toEqual([2, 7]);
   });
 
+  it('groups operators by precedence, left to right within a level', () => {
+    expect(grouped('a or b and c or d')).toBe('((a or (b and c)) or d)');
+    expect(grouped('not a == b and not not c')).toBe('((not (a == b)) and (not (not c)))');
+    expect(grouped('a - b - c // d % e')).toBe('((a - b) - ((c // d) % e))');
+    expect(grouped('~a | b ^ c & d << 1 + 2 * -3')).toBe(
+      '((~a) | (b ^ (c & (d << (1 + (2 * (-3)))))))',
+    );
+    expect(grouped('a + b < c * d or e')).toBe('(((a + b) < (c * d)) or e)');
+    expect(grouped('not a not in b or c')).toBe('((not (a not in b)) or c)');
+  });
+
   it('reports syntax errors as file:line:col: message', () => {
     expect(err('x = 1 +\n')).toBe('p.star:1:8: got newline, want primary expression');
     expect(err('_ = 0 == 1 == 2')).toMatch(/== does not associate with ==/);
+    expect(err('_ = a not in b in c')).toBe('p.star:1:16: not in does not associate with in');
+    expect(err('_ = a not b')).toBe('p.star:1:11: got identifier, want in');
     expect(err('a, b, = 1, 2')).toMatch(/unparenthesized tuple with trailing comma/);
     expect(err('f(1+2 = 3)')).toMatch(/keyword argument must have form name=expr/);
     expect(err('print(1, 2')).toMatch(/got end of file, want '\)'/);
