@@ -249,7 +249,8 @@ const LIMITS = { maxSteps: 1e10 };
 
 /**
  * Warm: compiled once, run RUNS more times after a first run; best of those. Also the best of
- * COMPILE_RUNS compiles after the first: what a thread that has compiled other scripts pays for a new one.
+ * COMPILE_RUNS compiles after the first: what a thread that has compiled other scripts pays for
+ * a new one.
  */
 function starlarkWarm(src) {
   const compile = () =>
