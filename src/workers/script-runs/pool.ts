@@ -79,30 +79,41 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
   const compute = createComputeSlots(slots);
   const router = createHostRouter();
   const admission = createAdmission(slots);
-  const piscina = new Piscina({
-    filename: pathToFileURL(runTaskFile()).href,
-    // One warm thread, so that a run after a quiet spell does not wait for a thread to start;
-    // the others start when runs compute side by side or wait on I/O (`admission.ts`) and end
-    // after a minute idle, so an idle worker keeps about 12 MB of script threads.
-    minThreads: 1,
-    maxThreads: count,
-    idleTimeout: 60_000,
-    // Handed to each thread once, as it starts: the same buffer for every run, so no task's
-    // message needs to carry it.
-    workerData: { compute } satisfies ScriptThreadData,
-    // Piscina's run-time and wait-time histograms: nobody reads them.
-    recordTiming: false,
-    resourceLimits: {
-      maxOldGenerationSizeMb: memoryMb,
-      maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 4))),
-    },
-  });
-  piscina.on('message', (message: unknown) => void router.receive(message));
+  // Made by the first run, not at start: its thread holds about 13 MB (V8's isolate, node's
+  // bootstrap and the interpreter's bundle), which an instance that has run nothing yet need
+  // not carry (bench:footprint: 111 MB idle instead of 124). The first run waits for that
+  // thread to start, about 70 ms; every run after it finds one warm.
+  let piscina: Piscina | null = null;
+  let destroyed = false;
+  const threadPool = (): Piscina => {
+    if (destroyed) throw new Error('the script pool is closed');
+    if (piscina !== null) return piscina;
+    piscina = new Piscina({
+      filename: pathToFileURL(runTaskFile()).href,
+      // One warm thread, so that a run after a quiet spell does not wait for a thread to start;
+      // the others start when runs compute side by side or wait on I/O (`admission.ts`) and end
+      // after a minute idle, so an idle worker keeps about 12 MB of script threads.
+      minThreads: 1,
+      maxThreads: count,
+      idleTimeout: 60_000,
+      // Handed to each thread once, as it starts: the same buffer for every run, so no task's
+      // message needs to carry it.
+      workerData: { compute } satisfies ScriptThreadData,
+      // Piscina's run-time and wait-time histograms: nobody reads them.
+      recordTiming: false,
+      resourceLimits: {
+        maxOldGenerationSizeMb: memoryMb,
+        maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 4))),
+      },
+    });
+    piscina.on('message', (message: unknown) => void router.receive(message));
+    return piscina;
+  };
   return {
     threads: count,
     computeSlots: slots,
     get threadsStarted() {
-      return piscina.threads.length;
+      return piscina?.threads.length ?? 0;
     },
     async run(task, signal, host) {
       if (!(await admission.enter(task.deadline, signal)))
@@ -124,14 +135,15 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
       });
       try {
         const full: RunTask = { ...task, bridge: bridge.end };
-        return (await piscina.run(full, { signal })) as RunTaskResult;
+        return (await threadPool().run(full, { signal })) as RunTaskResult;
       } finally {
         bridge.close();
         if (counted) admission.leave();
       }
     },
     async destroy() {
-      await piscina.destroy();
+      destroyed = true;
+      await piscina?.destroy();
     },
   };
 }

@@ -86,6 +86,21 @@ describe('script pool', () => {
     await byDefault.destroy();
   });
 
+  it('starts its first thread with its first run, keeps it after, and refuses runs once destroyed', async () => {
+    const lazy = createScriptPool({ threads: 2, limits });
+    expect(lazy.threadsStarted).toBe(0);
+    const { t, host } = task('result = {"ok": True}\n');
+    expect((await lazy.run(t, new AbortController().signal, host)).result).toEqual({ ok: true });
+    expect(lazy.threadsStarted).toBe(1);
+    await lazy.destroy();
+    await expect(lazy.run(t, new AbortController().signal, host)).rejects.toThrow(
+      'the script pool is closed',
+    );
+    const unused = createScriptPool({ threads: 2, limits });
+    await unused.destroy();
+    expect(unused.threadsStarted).toBe(0);
+  });
+
   it('lets a run compute while others sleep, even with one compute slot', async () => {
     const waiting = createScriptPool({ threads: 3, computeSlots: 1, limits });
     const finished: string[] = [];
