@@ -79,17 +79,19 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
   const compute = createComputeSlots(slots);
   const router = createHostRouter();
   const admission = createAdmission(slots);
+  // Found now, so that a build without the thread module fails the worker's start, not a run.
+  const filename = pathToFileURL(runTaskFile()).href;
   // Made by the first run, not at start: its thread holds about 13 MB (V8's isolate, node's
   // bootstrap and the interpreter's bundle), which an instance that has run nothing yet need
-  // not carry (bench:footprint: 111 MB idle instead of 124). The first run waits for that
-  // thread to start, about 70 ms; every run after it finds one warm.
+  // not carry (bench:footprint: 111 MB idle 10 s after ready, against 123). The first run waits
+  // for that thread to start, about 65 ms more; every run after it finds one warm.
   let piscina: Piscina | null = null;
   let destroyed = false;
   const threadPool = (): Piscina => {
     if (destroyed) throw new Error('the script pool is closed');
     if (piscina !== null) return piscina;
     piscina = new Piscina({
-      filename: pathToFileURL(runTaskFile()).href,
+      filename,
       // One warm thread, so that a run after a quiet spell does not wait for a thread to start;
       // the others start when runs compute side by side or wait on I/O (`admission.ts`) and end
       // after a minute idle, so an idle worker keeps about 12 MB of script threads.
