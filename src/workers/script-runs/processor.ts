@@ -102,8 +102,9 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
     // Never past the caller's own deadline: the result must reach someone.
     const deadline = Math.min(started + limits.wall_time, callerDeadline - resultTravelMs);
     const declared = record.metadata.secrets;
-    const secretValues = new Map<string, string | null>();
-    for (const secret of declared) secretValues.set(secret, await deps.getSecret(secret));
+    // Asked for together: one round trip (the store's connection pipelines them), not one each.
+    const values = await Promise.all(declared.map((secret) => deps.getSecret(secret)));
+    const secretValues = new Map(declared.map((secret, i) => [secret, values[i] ?? null]));
 
     const host = createHostHandler({
       egress: deps.egress,

@@ -23,6 +23,7 @@ function setup(
   stored: ScriptRecord | null,
   file: string | null = source,
   recent?: Pick<RecentChecks, 'fresh'>,
+  getSecret: (name: string) => Promise<string | null> = async () => null,
 ) {
   const tasks: RunTask[] = [];
   const reads = { record: 0, file: 0 };
@@ -44,7 +45,7 @@ function setup(
     pool,
     egress: {} as Egress,
     limits,
-    getSecret: async () => null,
+    getSecret,
     redact: (text) => text.replaceAll('tok-123', '[REDACTED:TOKEN]'),
     log: { warn: () => {} } as unknown as Logger,
     onExpired: () => void expired.push(Date.now()),
@@ -91,6 +92,36 @@ describe('script-runs processor', () => {
     expect(await changed.job()).toMatchObject({ refusal: 'modified' });
     expect(await setup(null).job()).toMatchObject({ refusal: 'not_found' });
     for (const s of [rejected, pending, changed]) expect(s.tasks).toHaveLength(0);
+  });
+
+  it('reads every secret the script declares at once, and hands the thread each by its name', async () => {
+    const declaring = '# @secrets: A_KEY, B_KEY, C_KEY\ndef main():\n    return 1\n';
+    const stored = { A_KEY: 'a-value', C_KEY: 'c-value' } as Record<string, string>;
+    let inFlight = 0;
+    let most = 0;
+    const asked: string[] = [];
+    const { job, tasks } = setup(
+      approvedRecord('job.star', declaring),
+      declaring,
+      undefined,
+      async (name) => {
+        asked.push(name);
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setImmediate(r));
+        inFlight--;
+        return stored[name] ?? null;
+      },
+    );
+    expect(await job({ hash: hashSource(declaring) })).toMatchObject({ success: true });
+    expect(asked).toEqual(['A_KEY', 'B_KEY', 'C_KEY']);
+    // One after another, only one would ever be waited for at a time.
+    expect(most).toBe(3);
+    expect(tasks[0]?.declaredSecrets).toEqual(['A_KEY', 'B_KEY', 'C_KEY']);
+    expect([...(tasks[0]?.secretValues ?? [])]).toEqual([
+      ['A_KEY', 'a-value'],
+      ['B_KEY', null],
+      ['C_KEY', 'c-value'],
+    ]);
   });
 
   it('takes a check this process passed a moment ago instead of reading again, and still applies the rule to it', async () => {
