@@ -49,23 +49,26 @@ export const calendarRead = defineTool({
     if (to.getTime() - from.getTime() > maxSpanDays * dayMs)
       throw new ToolError(`the range may span at most ${maxSpanDays} days`);
 
-    const events: CalendarEvent[] = [];
-    const problems: string[] = [];
-    for (const feed of feeds) {
-      try {
-        const res = await toolFetch(ctx, feed.url, {
-          headers: { accept: 'text/calendar, text/plain;q=0.5' },
-        });
-        if (res.status >= 400) throw new ToolError(`HTTP ${res.status}`);
-        events.push(
-          ...eventsBetween(decodeBody(res.body, res.headers['content-type']), feed.name, from, to),
-        );
-      } catch (err) {
-        if (ctx.signal.aborted) throw err;
-        ctx.logger.warn({ feed: feed.name, err: (err as Error).message }, 'calendar feed failed');
-        problems.push(`calendar "${feed.name}" could not be read: ${(err as Error).message}`);
-      }
-    }
+    // Read side by side: the answer waits for the slowest feed, not for all of them in turn.
+    const reads = await Promise.all(
+      feeds.map(async (feed): Promise<{ events: CalendarEvent[] } | { problem: string }> => {
+        try {
+          const res = await toolFetch(ctx, feed.url, {
+            headers: { accept: 'text/calendar, text/plain;q=0.5' },
+          });
+          if (res.status >= 400) throw new ToolError(`HTTP ${res.status}`);
+          const text = decodeBody(res.body, res.headers['content-type']);
+          return { events: eventsBetween(text, feed.name, from, to) };
+        } catch (err) {
+          if (ctx.signal.aborted) throw err;
+          const message = (err as Error).message;
+          ctx.logger.warn({ feed: feed.name, err: message }, 'calendar feed failed');
+          return { problem: `calendar "${feed.name}" could not be read: ${message}` };
+        }
+      }),
+    );
+    const events = reads.flatMap((read) => ('events' in read ? read.events : []));
+    const problems = reads.flatMap((read) => ('problem' in read ? [read.problem] : []));
     if (problems.length === feeds.length) throw new ToolError(problems.join('\n'));
     events.sort((a, b) => a.start.getTime() - b.start.getTime() || a.title.localeCompare(b.title));
     const shown = events.slice(0, maxEvents);

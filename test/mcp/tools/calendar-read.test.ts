@@ -59,12 +59,21 @@ const holidays = [
 ].join('\r\n');
 
 let server: LocalServer;
+/** Requests to /slow-*.ics being answered now, and the most at once. */
+const slow = { inFlight: 0, most: 0 };
 
 beforeAll(async () => {
   server = await startServer((req, res) => {
     if (req.url === '/work.ics') {
       res.setHeader('content-type', 'text/calendar; charset=utf-8');
       res.end(ics);
+    } else if (req.url?.startsWith('/slow-')) {
+      slow.most = Math.max(slow.most, ++slow.inFlight);
+      setTimeout(() => {
+        slow.inFlight--;
+        res.setHeader('content-type', 'text/calendar');
+        res.end(holidays.replace('SUMMARY:Gym', `SUMMARY:${req.url}`));
+      }, 150);
     } else if (req.url === '/home.ics') {
       res.setHeader('content-type', 'text/calendar');
       res.end(holidays);
@@ -151,6 +160,17 @@ describe('calendar_read', () => {
     expect(out).toContain('Gym');
     expect(out).toContain('Note: calendar "broken" could not be read: HTTP 404');
     await expect(run(calendarRead, { calendar: 'broken' }, ctx(feeds))).rejects.toThrow(/HTTP 404/);
+  });
+
+  it('reads the feeds side by side', async () => {
+    const feeds = ['a', 'b', 'c'].map((name) => ({ name, path: `/slow-${name}.ics` }));
+    const out = await run(calendarRead, { from: '2025-01-06', days: 3 }, ctx(feeds));
+    expect(blocks(out).map((e) => e.split('\n')[0])).toEqual([
+      '/slow-a.ics',
+      '/slow-b.ics',
+      '/slow-c.ics',
+    ]);
+    expect(slow.most).toBe(3);
   });
 
   it('validates the range', async () => {
