@@ -25,6 +25,24 @@ export async function startRedis(dir) {
   return { url: `redis://127.0.0.1:${port}`, stop: () => proc.kill() };
 }
 
+/** A child process with an IPC channel running `file`; resolves with it once it sent its first message. */
+export async function child(file, args = []) {
+  const proc = spawn(process.execPath, [file, ...args], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const first = await new Promise((resolve, reject) => {
+    proc.once('message', resolve);
+    proc.once('exit', (code) => reject(new Error(`${file} exited (${code})`)));
+  });
+  const stop = async () => {
+    if (proc.exitCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await exited;
+  };
+  return { proc, first, stop };
+}
+
 /** The value at percentile p of an ascending array. */
 export const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 

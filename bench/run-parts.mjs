@@ -14,11 +14,10 @@
 // not in the bench's process, where Steward runs too: a second pool and a second HTTP server there
 // would have V8 meet other shapes and functions in Steward's own calls (a second class in BullMQ's
 // calls cost Steward 5% of its runs/s: src/workers/start-first-worker.ts).
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createScriptPool } from '../dist/workers/script-runs/pool.js';
 import { startBareServer } from './bare-http-server.mjs';
-import { measure } from './lib.mjs';
+import { child, measure } from './lib.mjs';
 import { SOURCE, post } from './script-runs-setup.mjs';
 
 const BODY = JSON.stringify({ args: { a: 1, b: 2 } });
@@ -32,22 +31,6 @@ function bareRequest(port) {
     const body = await post(url, HEADERS, BODY);
     if (!body.success) throw new Error('bare server: bad answer');
   };
-}
-
-/** A child process with an IPC channel running `file`; resolves with it once it sent `ready`. */
-async function child(file) {
-  const proc = spawn(process.execPath, [file], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const first = await new Promise((resolve, reject) => {
-    proc.once('message', resolve);
-    proc.once('exit', (code) => reject(new Error(`${file} exited (${code})`)));
-  });
-  const stop = async () => {
-    if (proc.exitCode !== null) return;
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGTERM');
-    await exited;
-  };
-  return { proc, first, stop };
 }
 
 /** The bare HTTP floor with its server in a process of its own; this process is the client. */

@@ -10,7 +10,10 @@
 // with this process as the outside client a browser or the AI's engine is: `steward start`
 // alone, then `steward api` and `steward worker` apart. Targets: p50 at concurrency 1 ≤ 2× the
 // raw BullMQ p50; throughput at concurrency 32 ≥ 0.5× the raw BullMQ figure; shown for each
-// setup, as multiples of the floor measured beside it.
+// setup, as multiples of the floor measured beside it. For `steward api` + `steward worker`,
+// the floor is also measured in their shape, its worker in a process of its own
+// (bench/raw-bullmq.mjs), and shown beside the targets' ratios: a job's pick-up and completion
+// then wake another process, as they do for Steward so deployed.
 //
 // The floor is measured interleaved with each side, in cycles of raw c1, Steward c1, raw c32,
 // Steward c32 (BENCH_CYCLES, 3 by default): this machine is shared, and its speed drifts by tens
@@ -32,11 +35,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Queue, QueueEvents, Worker } from 'bullmq';
 import { nodeHeapOptions } from '../dist/cli/node-options.js';
 import { execModule, callFunction } from '../dist/starlark/index.js';
 import { freePort } from '../dist/store/embedded-redis.js';
 import { measure, summary } from './lib.mjs';
+import { openRawBullmq } from './raw-bullmq.mjs';
 import { openBareHttpApart, openPartsProbe } from './run-parts.mjs';
 import { SOURCE, prepare, startInProcess, testRun } from './script-runs-setup.mjs';
 
@@ -71,33 +74,8 @@ function argsDict() {
   return mod.globals.get('a');
 }
 
-/** The queue's own floor: BullMQ alone, on the same Redis, with a processor that does nothing. */
-async function openRawBullmq() {
-  const connection = { url: redis.url, maxRetriesPerRequest: null };
-  const name = 'bench-raw';
-  const queue = new Queue(name, { connection: { ...connection } });
-  queue.setMaxListeners(0);
-  const events = new QueueEvents(name, { connection: { ...connection } });
-  const rawWorker = new Worker(name, async (job) => job.data, {
-    connection: { ...connection },
-    concurrency: 32,
-  });
-  await Promise.all([events.waitUntilReady(), rawWorker.waitUntilReady()]);
-  return {
-    async one() {
-      const job = await queue.add(name, { a: 1, b: 2 }, { removeOnComplete: { count: 1000 } });
-      await job.waitUntilFinished(events, 10_000);
-    },
-    async close() {
-      await rawWorker.close();
-      await events.close();
-      await queue.close();
-    },
-  };
-}
-
 // Warm-up: threads, QueueEvents, JIT.
-const raw = await openRawBullmq();
+const raw = await openRawBullmq(redis.url, 'bench-raw');
 const parts = await openPartsProbe();
 for (let i = 0; i < 200; i++) await oneRun();
 for (let i = 0; i < 200; i++) await raw.one();
@@ -135,23 +113,27 @@ const medianOf = (rounds) => ({
 /**
  * One side against raw BullMQ (see the top): the first round of each at concurrency 32, then
  * CYCLES cycles of raw c1, the parts' c1 (bench/run-parts.mjs: bare HTTP, in the probe's process
- * or, with `apart`, served from a process of its own to this one; the script thread), side c1,
- * raw c32, side c32. Ratios are taken within each cycle.
+ * or, with `httpApart`, served from a process of its own to this one; the script thread), side
+ * c1, raw c32, side c32. Ratios are taken within each cycle. With `queueApart` (a raw BullMQ
+ * floor whose worker is in a process of its own, bench/raw-bullmq.mjs), each cycle measures that
+ * floor too, beside raw c1 and raw c32, and the parts added up take it in place of raw c1's.
  */
-async function against(run, apart) {
-  const bare = apart ? await openBareHttpApart() : null;
+async function against(run, { httpApart = false, queueApart = null } = {}) {
+  const bare = httpApart ? await openBareHttpApart() : null;
   const rawFirst32 = await measure(N32, 32, raw.one);
   const first32 = await measure(N32, 32, run);
   const cycles = [];
   for (let i = 0; i < CYCLES; i++) {
     const rawC1 = await measure(N1, 1, raw.one);
+    const apartC1 = queueApart ? await measure(N1, 1, queueApart.one) : null;
     const httpC1 = bare ? await bare.measure(N1) : await parts.measure('http', N1);
     const threadC1 = await parts.measure('thread', N1);
     const c1 = await measure(N1, 1, run);
     const rawC32 = await measure(N32, 32, raw.one);
+    const apartC32 = queueApart ? await measure(N32, 32, queueApart.one) : null;
     const c32 = await measure(N32, 32, run);
-    const partsSum = rawC1.p50 + httpC1.p50 + threadC1.p50;
-    cycles.push({ rawC1, httpC1, threadC1, partsSum, c1, rawC32, c32 });
+    const partsSum = (apartC1 ?? rawC1).p50 + httpC1.p50 + threadC1.p50;
+    cycles.push({ rawC1, apartC1, httpC1, threadC1, partsSum, c1, rawC32, apartC32, c32 });
   }
   await bare?.close();
   return {
@@ -163,6 +145,14 @@ async function against(run, apart) {
     first32,
     rawC1: medianOf(cycles.map((c) => c.rawC1)),
     rawC32: medianOf(cycles.map((c) => c.rawC32)),
+    apart: queueApart
+      ? {
+          c1: medianOf(cycles.map((c) => c.apartC1)),
+          c32: medianOf(cycles.map((c) => c.apartC32)),
+          p50Ratios: cycles.map((c) => c.c1.p50 / c.apartC1.p50),
+          rateRatios: cycles.map((c) => c.c32.rate / c.apartC32.rate),
+        }
+      : null,
     c1: medianOf(cycles.map((c) => c.c1)),
     c32: medianOf(cycles.map((c) => c.c32)),
     p50Ratios: cycles.map((c) => c.c1.p50 / c.rawC1.p50),
@@ -171,14 +161,16 @@ async function against(run, apart) {
 }
 
 const floorRun = floor(N1);
-const steward = await against(oneRun, false);
+const steward = await against(oneRun);
 const sleeping = await besideSleepers();
 /** The table rows of one side measured by `against`: its floor's, then its own. */
 const sideRows = (side, name, beside) => [
   [`raw BullMQ, c1${beside}`, side.rawC1],
+  ...(side.apart ? [[`raw BullMQ, worker apart, c1${beside}`, side.apart.c1]] : []),
   [`bare HTTP, c1${beside}`, side.httpC1],
   [`script thread, c1${beside}`, side.threadC1],
   [`raw BullMQ, c32${beside}`, side.rawC32],
+  ...(side.apart ? [[`raw BullMQ, worker apart, c32${beside}`, side.apart.c32]] : []),
   [`raw BullMQ, c32 first round${beside}`, side.rawFirst32],
   [`${name}, c1`, side.c1],
   [`${name}, c32`, side.c32],
@@ -246,7 +238,15 @@ async function spawned(roles) {
     const run = () => oneRun(at, bearer);
     await run();
     for (let i = 0; i < 200; i++) await run();
-    return await against(run, true);
+    if (roles.length === 1) return await against(run, { httpApart: true });
+    // Its producer and its worker in two processes: the queue's floor in the same shape, beside.
+    const queueApart = await openRawBullmq(redis.url, 'bench-raw-apart', { apart: true });
+    try {
+      for (let i = 0; i < 200; i++) await queueApart.one();
+      return await against(run, { httpApart: true, queueApart });
+    } finally {
+      await queueApart.close();
+    }
   } finally {
     await Promise.all(
       children.map((child) => {
@@ -295,9 +295,17 @@ for (const [label, side] of [
   console.log(
     `p50 at concurrency 1${label}: ${p50Ratio.toFixed(2)}× raw BullMQ (target ≤ 2×: ${verdict(p50Ratio <= 2)}); cycles ${each(side.p50Ratios)}`,
   );
+  if (side.apart) {
+    console.log(
+      `  against raw BullMQ with its worker in a process of its own (${side.apart.c1.p50.toFixed(3)} ms, ${Math.round(side.apart.c32.rate)} runs/s): p50 ${median(side.apart.p50Ratios).toFixed(2)}×, cycles ${each(side.apart.p50Ratios)}; runs/s ${median(side.apart.rateRatios).toFixed(2)}×, cycles ${each(side.apart.rateRatios)}`,
+    );
+  }
   const f3 = (v) => v.toFixed(3);
+  const rawPart = side.apart
+    ? `raw BullMQ, worker apart ${f3(side.apart.c1.p50)}`
+    : `raw BullMQ ${f3(side.rawC1.p50)}`;
   console.log(
-    `  against its parts added up (raw BullMQ ${f3(side.rawC1.p50)} + bare HTTP ${f3(side.httpC1.p50)} + script thread ${f3(side.threadC1.p50)} = ${f3(side.partsSum)} ms): ${median(side.partsRatios).toFixed(2)}×; cycles ${each(side.partsRatios)}`,
+    `  against its parts added up (${rawPart} + bare HTTP ${f3(side.httpC1.p50)} + script thread ${f3(side.threadC1.p50)} = ${f3(side.partsSum)} ms): ${median(side.partsRatios).toFixed(2)}×; cycles ${each(side.partsRatios)}`,
   );
   console.log(
     `runs/s at concurrency 32${label}: ${rateRatio.toFixed(2)}× raw BullMQ (target ≥ 0.5×: ${verdict(rateRatio >= 0.5)}); cycles ${each(side.rateRatios)}; first round ${firstRatio.toFixed(2)}× raw's first round`,
