@@ -104,19 +104,18 @@ function addColumn(
 
 /** Ranks from 1 of column `c`'s distinct values: strings, and ints too far apart to offset. */
 function denseRanks(keys: Value[], c: number): Map<number | string, number> {
-  const present: Array<number | string> = [];
+  // Only the distinct values are sorted: a column such as a city or a category repeats a few
+  // values over many keys, and sorting every occurrence cost a sort of all the keys per column.
+  const rankOf = new Map<number | string, number>();
   for (let i = 0; i < keys.length; i++) {
     const items = (keys[i] as Tuple).items;
-    if (items.length > c) present.push(items[c] as number | string);
+    if (items.length > c) rankOf.set(items[c] as number | string, 0);
   }
+  const distinct = [...rankOf.keys()];
   // The default sort compares strings by UTF-16 code units, as Starlark's `<` does.
-  if (typeof present[0] === 'number') present.sort((a, b) => (a as number) - (b as number));
-  else present.sort();
-  const rankOf = new Map<number | string, number>();
-  for (let i = 0; i < present.length; i++) {
-    const v = present[i]!;
-    if (i === 0 || v !== present[i - 1]) rankOf.set(v, rankOf.size + 1);
-  }
+  if (typeof distinct[0] === 'number') distinct.sort((a, b) => (a as number) - (b as number));
+  else distinct.sort();
+  for (let i = 0; i < distinct.length; i++) rankOf.set(distinct[i]!, i + 1);
   return rankOf;
 }
 
