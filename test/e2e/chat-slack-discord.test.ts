@@ -106,11 +106,21 @@ describe('chat from Slack and Discord through the gateway', { timeout: 180_000 }
 
   it('answers a Slack DM with a message updated as the reply streams, the secret redacted', async () => {
     const reply = `The <key> is ${SECRET} & more. ${'Streaming words arrive. '.repeat(6)}`;
-    fake.enqueue({ kind: 'text', text: reply, chunks: 8, delayMs: 700 });
-    slack.userWrites(ALLOWED, 'what is the key?');
     const dm = dmOf(ALLOWED);
+    fake.enqueue({
+      kind: 'text',
+      text: reply,
+      chunks: 8,
+      delayMs: 700,
+      beforeLast: () => slack.waitFor(() => slack.texts(dm).length > 0, 60_000),
+    });
+    slack.userWrites(ALLOWED, 'what is the key?');
     await slack
-      .waitFor(() => slack.texts(dm).at(-1)?.trim().endsWith('Streaming words arrive.'), 60_000)
+      // The whole reply: its first part alone may already end with those words.
+      .waitFor(
+        () => slack.texts(dm).at(-1)?.includes('Streaming words arrive. '.repeat(6).trim()),
+        60_000,
+      )
       .catch((err: Error) => {
         throw new Error(`${err.message}: ${JSON.stringify(slack.messages)}`);
       });
@@ -177,10 +187,11 @@ describe('chat from Slack and Discord through the gateway', { timeout: 180_000 }
       text: `Key ${SECRET} for you. ${'More text streams in. '.repeat(5)}`,
       chunks: 6,
       delayMs: 700,
+      beforeLast: () => discord.waitFor(() => discord.texts(dm).length > 0, 60_000),
     });
     const dm = discord.userWrites(DISCORD_USER, 'key?');
     await discord.waitFor(
-      () => discord.texts(dm).at(-1)?.trim().endsWith('More text streams in.'),
+      () => discord.texts(dm).at(-1)?.includes('More text streams in. '.repeat(5).trim()),
       60_000,
     );
     const [message] = discord.messages.filter((m) => m.channel_id === dm);

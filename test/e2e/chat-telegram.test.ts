@@ -72,7 +72,13 @@ describe('chat from Telegram through the gateway', { timeout: 180_000 }, () => {
 
   it('answers an allowed user with a message edited as the reply streams, the secret redacted', async () => {
     const reply = `Here you go: the key is ${SECRET}, keep it safe. ${'More words follow here. '.repeat(6)}`;
-    fake.enqueue({ kind: 'text', text: reply, chunks: 8, delayMs: 700 });
+    fake.enqueue({
+      kind: 'text',
+      text: reply,
+      chunks: 8,
+      delayMs: 700,
+      beforeLast: () => api.waitFor(() => api.chatTexts(ADA.id).length > 0, 60_000),
+    });
     api.userWrites(ADA, 'what is the key?');
     await api.waitFor(
       () => lastText(ADA.id).includes('More words follow here. '.repeat(6).trim()),

@@ -3,7 +3,19 @@ import type { AddressInfo } from 'node:net';
 
 /** One scripted answer of the fake model. */
 export type FakeReply =
-  | { kind: 'text'; text: string; chunks?: number; delayMs?: number; reasoning?: string }
+  | {
+      kind: 'text';
+      text: string;
+      chunks?: number;
+      delayMs?: number;
+      reasoning?: string;
+      /**
+       * Awaited before the last chunk is written: a test that must see the reply streaming holds
+       * its end until the first part is shown, so a busy machine delivering the chunks in one
+       * burst cannot make the whole reply arrive at once.
+       */
+      beforeLast?: () => Promise<unknown>;
+    }
   | {
       kind: 'tool';
       tool: string;
@@ -177,7 +189,9 @@ async function sendText(
   startStream(res);
   if (reply.reasoning)
     writeChunk(res, body, { role: 'assistant', reasoning_content: reply.reasoning }, null);
-  for (const piece of split(reply.text, reply.chunks ?? 1)) {
+  const pieces = split(reply.text, reply.chunks ?? 1);
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0 && i === pieces.length - 1) await reply.beforeLast?.();
     writeChunk(res, body, { role: 'assistant', content: piece }, null);
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
   }
