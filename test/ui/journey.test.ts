@@ -272,6 +272,8 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
       text: 'Hello **Ada**, the reply streams in pieces.<script>alert(1)</script>',
       chunks: 6,
       delayMs: 150,
+      // The bubble's streaming state is checked below: it must not end before it is seen.
+      beforeLast: () => page.getByText('Assistant (typing…)').waitFor({ timeout: 30_000 }),
     });
     await page.getByLabel('Message').fill('hi there');
     await page.getByLabel('Message').press('Enter');
