@@ -10,11 +10,19 @@ export interface DiskScript {
   source: string;
 }
 
+export interface SkippedFile {
+  name: string;
+  message: string;
+}
+
 export interface DiskScan {
   files: DiskScript[];
   /** Files that cannot be scripts (bad name, too large, unreadable), with the reason. */
-  skipped: Array<{ name: string; message: string }>;
+  skipped: SkippedFile[];
 }
+
+/** Files a scan reads at once. */
+const scanReaders = 16;
 
 /**
  * `<workspace>/scripts/<name>`, a mirror of the store for people who edit with their own tools.
@@ -33,6 +41,20 @@ export function createFileMirror(dir: string) {
    */
   const hashes = new Map<string, { key: string; hash: string }>();
   const maxHashes = 4096;
+
+  /** A script file's text, why it cannot be one, or null for what is not a file. */
+  const readScript = async (name: string): Promise<DiskScript | SkippedFile | null> => {
+    const file = path.join(dir, name);
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) return null;
+      if (info.size > maxSourceBytes)
+        return { name, message: `larger than ${maxSourceBytes} bytes` };
+      return { name, source: await readFile(file, 'utf8') };
+    } catch (err) {
+      return { name, message: (err as Error).message };
+    }
+  };
 
   return {
     dir,
@@ -106,24 +128,25 @@ export function createFileMirror(dir: string) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return scan;
         throw err;
       }
+      const names: string[] = [];
       for (const entry of entries.sort()) {
         if (!entry.endsWith('.star')) continue;
-        if (!isScriptName(entry)) {
-          scan.skipped.push({ name: entry, message: 'not a valid script name' });
-          continue;
-        }
-        const file = path.join(dir, entry);
-        try {
-          const info = await stat(file);
-          if (!info.isFile()) continue;
-          if (info.size > maxSourceBytes) {
-            scan.skipped.push({ name: entry, message: `larger than ${maxSourceBytes} bytes` });
-            continue;
-          }
-          scan.files.push({ name: entry, source: await readFile(file, 'utf8') });
-        } catch (err) {
-          scan.skipped.push({ name: entry, message: (err as Error).message });
-        }
+        if (isScriptName(entry)) names.push(entry);
+        else scan.skipped.push({ name: entry, message: 'not a valid script name' });
+      }
+      // Read a few at a time (every role scans at start): one after another, each file's stat,
+      // open, read and close were a wait on the thread pool apiece; all at once could run a
+      // directory of thousands out of file descriptors.
+      const found = new Array<DiskScript | SkippedFile | null>(names.length);
+      let next = 0;
+      const reader = async () => {
+        for (let i = next++; i < names.length; i = next++) found[i] = await readScript(names[i]!);
+      };
+      await Promise.all(Array.from({ length: Math.min(scanReaders, names.length) }, reader));
+      for (const item of found) {
+        if (!item) continue;
+        if ('source' in item) scan.files.push(item);
+        else scan.skipped.push(item);
       }
       return scan;
     },

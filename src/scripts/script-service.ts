@@ -280,15 +280,20 @@ export function createScriptService({
       report.errors.push(...scan.skipped);
       // A file we could not read still exists: it must not be overwritten from the store.
       const onDisk = new Set<string>(scan.skipped.map((s) => s.name));
-      for (const file of scan.files) {
+      // Every role reloads at start: the records are asked for together (one pipelined write,
+      // not a round trip per file), and only a file that differs from its record is parsed.
+      const records = await Promise.allSettled(scan.files.map((file) => store.get(file.name)));
+      for (const [i, file] of scan.files.entries()) {
         onDisk.add(file.name);
-        const problem = findSyntaxError(file.name, file.source);
         try {
-          const current = await store.get(file.name);
+          const read = records[i]!;
+          if (read.status === 'rejected') throw read.reason;
+          const current = read.value;
           if (current && current.hash === hashSource(file.source)) {
             report.unchanged.push(file.name);
             continue;
           }
+          const problem = findSyntaxError(file.name, file.source);
           if (problem) {
             report.errors.push({ name: file.name, message: problem.message });
             continue;
@@ -312,9 +317,10 @@ export function createScriptService({
           report.errors.push({ name: file.name, message: (err as Error).message });
         }
       }
-      for (const name of await store.names()) {
-        if (onDisk.has(name)) continue;
-        const record = await store.get(name);
+      const missing = (await store.names()).filter((name) => !onDisk.has(name));
+      const stored = await Promise.all(missing.map((name) => store.get(name)));
+      for (const [i, name] of missing.entries()) {
+        const record = stored[i];
         if (!record) continue;
         await mirrorWrite(record);
         report.written.push(name);

@@ -4,18 +4,34 @@ import {
   readdirSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFileMirror } from '../../src/scripts/file-mirror.js';
 import { hashSource } from '../../src/scripts/hashing.js';
 import { maxSourceBytes } from '../../src/scripts/script-schema.js';
 
 let root: string;
 let dir: string;
+
+/** The most `readFile` calls in flight at once (the real one, counted). */
+const reads = vi.hoisted(() => ({ inFlight: 0, most: 0 }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const readFile = (async (...args: Parameters<typeof fs.readFile>) => {
+    reads.most = Math.max(reads.most, ++reads.inFlight);
+    try {
+      return await fs.readFile(...args);
+    } finally {
+      reads.inFlight--;
+    }
+  }) as typeof fs.readFile;
+  return { ...fs, readFile, default: { ...fs, readFile } };
+});
 
 beforeEach(() => {
   root = mkdtempSync(path.join(os.tmpdir(), 'steward-mirror-'));
@@ -129,5 +145,26 @@ describe('file mirror', () => {
     expect(scan.skipped).toHaveLength(1);
     expect(scan.skipped[0]).toMatchObject({ name: 'gone.star' });
     expect(scan.skipped[0]?.message).toMatch(/ENOENT/);
+  });
+
+  it('reads a directory of many scripts whole and in name order, several files at a time', async () => {
+    mkdirSync(dir, { recursive: true });
+    const names = Array.from({ length: 150 }, (_, i) => `s${String(i).padStart(3, '0')}.star`);
+    // Written out of order, with one too large and one dangling link among them.
+    for (const name of [...names].reverse()) writeFileSync(path.join(dir, name), `# ${name}\n`);
+    writeFileSync(path.join(dir, 's050.star'), 'x'.repeat(maxSourceBytes + 1));
+    rmSync(path.join(dir, 's100.star'));
+    symlinkSync(path.join(root, 'missing'), path.join(dir, 's100.star'));
+
+    reads.most = 0;
+    const scan = await createFileMirror(dir).scan();
+    expect(scan.files.map((f) => f.name)).toEqual(
+      names.filter((n) => n !== 's050.star' && n !== 's100.star'),
+    );
+    expect(scan.files.every((f) => f.source === `# ${f.name}\n`)).toBe(true);
+    expect(scan.skipped.map((f) => f.name)).toEqual(['s050.star', 's100.star']);
+    // Several files are read at once, never so many that a large directory runs out of fds.
+    expect(reads.most).toBeGreaterThan(1);
+    expect(reads.most).toBeLessThanOrEqual(16);
   });
 });

@@ -321,6 +321,40 @@ describe('reloadFromDisk', () => {
     expect(await services.scripts.versions('fresh.star')).toHaveLength(1);
   });
 
+  it('asks the store for every file it compares at once, not one file after another', async () => {
+    const names = Array.from({ length: 6 }, (_, i) => `many${i}.star`);
+    for (const [i, name] of names.entries()) writeFileSync(path.join(dir, name), `result = ${i}\n`);
+    const store = createScriptRepository(redis);
+    let inFlight = 0;
+    let most = 0;
+    const service = createScriptService({
+      store: {
+        ...store,
+        async get(name) {
+          most = Math.max(most, ++inFlight);
+          try {
+            return await store.get(name);
+          } finally {
+            inFlight--;
+          }
+        },
+      },
+      mirror: createFileMirror(dir),
+      log: silent,
+      now: () => clock,
+    });
+    try {
+      expect((await service.reloadFromDisk()).created).toEqual(expect.arrayContaining(names));
+      most = 0;
+      const report = await service.reloadFromDisk();
+      expect(report).toMatchObject({ created: [], updated: [], errors: [] });
+      expect(report.unchanged).toEqual(expect.arrayContaining(names));
+      expect(most).toBeGreaterThanOrEqual(names.length);
+    } finally {
+      for (const name of names) await services.scripts.remove(name);
+    }
+  });
+
   it('removes the file with the script', async () => {
     await services.scripts.create('bye.star', 'result = 1\n', 'admin');
     expect(existsSync(path.join(dir, 'bye.star'))).toBe(true);
