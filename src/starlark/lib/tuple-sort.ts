@@ -8,7 +8,8 @@ import { List, Tuple, type Value } from '../values/index.js';
  * native sort of 64-bit words per group of columns whose ranks pack together below 2^43,
  * with the element's position in the low 21 bits to keep each pass stable. Lexicographic
  * order falls out: a tuple too short for a column ranks below every value there, as a prefix
- * sorts first.
+ * sorts first. A last column of strings that only breaks ties among short runs of equal leading
+ * keys is compared within those runs instead of ranked (`leadThenLast`).
  */
 
 const INDEX_BITS = 2 ** 21;
@@ -63,10 +64,13 @@ export function tupleKeySort(order: number[], keys: Value[], reverse: boolean): 
       } else return false;
     }
   }
+  const last = kinds.length - 1;
+  if (last > 0 && kinds[last] === STR && leadThenLast(order, keys, kinds, mins, maxs, reverse))
+    return true;
   let cur = order;
   let acc = new Float64Array(n);
   let accRange = 1;
-  for (let c = kinds.length - 1; c >= 0; c--) {
+  for (let c = last; c >= 0; c--) {
     const span = maxs[c]! - mins[c]!;
     const dense = kinds[c] === STR || span + 2 > KEY_LIMIT ? denseRanks(keys, c) : undefined;
     const range = dense === undefined ? span + 2 : dense.size + 1;
@@ -79,6 +83,79 @@ export function tupleKeySort(order: number[], keys: Value[], reverse: boolean): 
     accRange *= range;
   }
   cur = radixPass(cur, acc, accRange, reverse);
+  for (let i = 0; i < n; i++) order[i] = cur[i]!;
+  return true;
+}
+
+/** The longest runs of equal leading keys `leadThenLast` sorts by their last column. */
+const SHORT_RUNS = 64;
+/** Runs sorted in place by insertion; longer ones take the native sort. */
+const INSERTION_RUN = 16;
+
+/**
+ * Keys such as (city, -age, name), whose last column is a string that only breaks ties: one
+ * radix pass orders the leading columns, then each run of equal leading keys is sorted by the
+ * last column with comparisons. Ranking that column as the others are would sort every one of its
+ * values and put each in a map; the runs are short. False, having changed nothing, when the
+ * leading columns need more than one pass, or leave runs longer than SHORT_RUNS on average (a
+ * few distinct values, whose ranks are cheap).
+ */
+function leadThenLast(
+  order: number[],
+  keys: Value[],
+  kinds: number[],
+  mins: number[],
+  maxs: number[],
+  reverse: boolean,
+): boolean {
+  const n = keys.length;
+  const last = kinds.length - 1;
+  const acc = new Float64Array(n);
+  let accRange = 1;
+  for (let c = last - 1; c >= 0; c--) {
+    const span = maxs[c]! - mins[c]!;
+    const dense = kinds[c] === STR || span + 2 > KEY_LIMIT ? denseRanks(keys, c) : undefined;
+    const range = dense === undefined ? span + 2 : dense.size + 1;
+    if (accRange * range > KEY_LIMIT) return false;
+    addColumn(acc, accRange, keys, c, mins[c]!, dense);
+    accRange *= range;
+  }
+  // Fewer possible leading keys than that: the runs are long whatever the values.
+  if (accRange * SHORT_RUNS < n) return false;
+  const cur = radixPass(order, acc, accRange, reverse);
+  let runs = 1;
+  for (let p = 1; p < n; p++) if (acc[cur[p]!] !== acc[cur[p - 1]!]) runs++;
+  if (runs * SHORT_RUNS < n) return false;
+  // A key too short for the last column sorts before every value there, as a prefix does.
+  const tail = keys.map((k) => (k as Tuple).items[last] as string | undefined);
+  const before = (a: number, b: number): boolean => {
+    const x = tail[reverse ? b : a];
+    const y = tail[reverse ? a : b];
+    return y !== undefined && (x === undefined || x < y);
+  };
+  const compare = (a: number, b: number) => (before(a, b) ? -1 : before(b, a) ? 1 : 0);
+  for (let start = 0; start < n;) {
+    let end = start + 1;
+    while (end < n && acc[cur[end]!] === acc[cur[start]!]) end++;
+    if (end - start > INSERTION_RUN) {
+      // A long run among short ones: the native sort, stable as well.
+      const run = cur.slice(start, end).sort(compare);
+      for (let p = start; p < end; p++) cur[p] = run[p - start]!;
+      start = end;
+      continue;
+    }
+    // Insertion sort, stable: an element moves only past ones it sorts strictly before.
+    for (let p = start + 1; p < end; p++) {
+      const e = cur[p]!;
+      let q = p;
+      while (q > start && before(e, cur[q - 1]!)) {
+        cur[q] = cur[q - 1]!;
+        q--;
+      }
+      cur[q] = e;
+    }
+    start = end;
+  }
   for (let i = 0; i < n; i++) order[i] = cur[i]!;
   return true;
 }

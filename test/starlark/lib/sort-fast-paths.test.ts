@@ -85,6 +85,34 @@ describe('sorted with tuple keys (column-wise fast path)', () => {
     }
   });
 
+  it('breaks ties of the leading columns by a last string column, in short and long runs', () => {
+    const rand = rng(23);
+    const names = ['', 'a', 'b', 'ab', 'é', '😀', '\uffff', 'A', 'zz', 'za'];
+    // Leading keys drawn from few or many values: runs of one, of a few, of dozens (sorted
+    // natively), and so few keys that the runs are long and the last column is ranked instead.
+    for (const leading of [400, 40, 3, 1]) {
+      const items: Cell[][] = [];
+      for (let i = 0; i < 500; i++) {
+        const lead = Math.floor(rand() * leading);
+        const item: Cell[] = [lead % 7 === 0 ? 'x' + lead : 'y', lead];
+        // Some keys stop before the last column: they sort first among their equals.
+        if (rand() < 0.9) item.push(names[Math.floor(rand() * names.length)]! + (i % 37));
+        items.push(item);
+      }
+      const src = '[' + items.map(tupleLit).join(', ') + ']';
+      for (const reverse of [false, true]) {
+        const idx = items.map((_, i) => i);
+        idx.sort((i, j) => (reverse ? lex(items[j]!, items[i]!) : lex(items[i]!, items[j]!)));
+        const flag = reverse ? 'True' : 'False';
+        expect(
+          run(
+            `items = ${src}\nresult = sorted(range(len(items)), key = lambda i: items[i], reverse = ${flag})`,
+          ),
+        ).toEqual(idx);
+      }
+    }
+  });
+
   it('orders ints beyond 2^32 apart and beyond 2^53 (bigint columns take the general sort)', () => {
     expect(
       run('result = sorted([(9007199254740991, 1), (-9007199254740991, 2), (0, 3), (1, 0)])'),
