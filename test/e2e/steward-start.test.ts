@@ -17,13 +17,17 @@ function startSteward(env: Record<string, string>, cwd: string): ChildProcess {
   });
 }
 
-async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+async function waitFor<T>(
+  fn: () => Promise<T | undefined>,
+  timeoutMs: number,
+  intervalMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn().catch(() => undefined);
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 
@@ -127,10 +131,17 @@ describe('steward start', () => {
       const session = await fetch(`${base}/api/session`, { headers: { cookie } });
       const token = ((await session.json()) as { access_token: string }).access_token;
       const auth = { authorization: `Bearer ${token}` };
-      const created = await waitFor(async () => {
-        const res = await post('/api/sessions', {}, auth);
-        return res.status === 200 ? ((await res.json()) as { id: string }) : undefined;
-      }, 90_000);
+      // Every request counts against the admin's 60 a minute, the 503s of an engine still
+      // starting too: polled every 1.5 s, a slow start (30 s and more on a loaded machine)
+      // leaves room for the requests after it.
+      const created = await waitFor(
+        async () => {
+          const res = await post('/api/sessions', {}, auth);
+          return res.status === 200 ? ((await res.json()) as { id: string }) : undefined;
+        },
+        90_000,
+        1_500,
+      );
       expect(created.id).toMatch(/^ses_/);
       expect(out).toMatch(/no model is configured; set engine\.config\.model/);
       // The models list is cached after the first call.
