@@ -13,7 +13,8 @@ export const smallTable = 8;
  * a second Map indexes composite keys (tuples and the like) by their canonical string.
  * Small non-negative int keys that arrive in order (0, 1, 2, ...) are indexed by a plain
  * array instead: Map hashing scatters consecutive ints across memory, which made building
- * `{i: ... for i in range(n)}` cache-bound.
+ * `{i: ... for i in range(n)}` cache-bound. While each such key sits in the slot of its own
+ * number, not even that array is kept (`ident`).
  *
  * A table of a few string keys (a record: `{"name": ..., "age": ...}`) has no Map at all: its
  * string keys are found by scanning `keys`. A Map and its backing store are about a third of a
@@ -35,6 +36,13 @@ export abstract class HashTable extends StarlarkObject {
    * `dense.length` is never in `index`.
    */
   declare private dense: number[] | null;
+  /**
+   * While `dense` is null: int keys 0 .. ident-1 are the first `ident` slots, key i in slot i
+   * (`{i: ... for i in range(n)}`), so they need no index at all. A large index array is one
+   * more large object that V8 maps fresh, page by page, every time it grows. The first key that
+   * breaks the pattern, or a removal, turns it into `dense`.
+   */
+  declare private ident: number;
   declare private holes: number;
 
   /**
@@ -49,6 +57,7 @@ export abstract class HashTable extends StarlarkObject {
     this.index = null;
     this.cindex = null;
     this.dense = null;
+    this.ident = 0;
     this.holes = 0;
   }
 
@@ -70,8 +79,11 @@ export abstract class HashTable extends StarlarkObject {
     }
     const hk = tableKey(k);
     const dense = this.dense;
-    if (typeof hk === 'number' && dense !== null && hk >= 0 && hk < dense.length && (hk | 0) === hk)
-      return dense[hk]!;
+    if (typeof hk === 'number' && hk >= 0 && (hk | 0) === hk) {
+      if (dense !== null) {
+        if (hk < dense.length) return dense[hk]!;
+      } else if (hk < this.ident) return hk;
+    }
     let s: number | undefined;
     if (typeof hk === 'string') s = this.cindex === null ? undefined : this.cindex.get(hk);
     else s = this.index === null ? undefined : this.index.get(hk);
@@ -116,7 +128,18 @@ export abstract class HashTable extends StarlarkObject {
     }
     const hk = typeof k === 'string' ? k : tableKey(k);
     if (typeof hk === 'number' && hk >= 0 && (hk | 0) === hk) {
-      const dense = (this.dense ??= []);
+      if (this.dense === null) {
+        if (hk < this.ident) {
+          this.vals[hk] = v;
+          return;
+        }
+        if (hk === this.ident && this.keys.length === hk && !this.index?.has(hk)) {
+          this.ident++;
+          this.append(k, v);
+          return;
+        }
+      }
+      const dense = this.denseIndex();
       if (hk < dense.length) {
         const d = dense[hk]!;
         if (d >= 0) this.vals[d] = v;
@@ -143,11 +166,21 @@ export abstract class HashTable extends StarlarkObject {
     this.append(k, v);
   }
 
+  /** `dense`, made from the identity prefix (`ident`) if there is none yet. */
+  private denseIndex(): number[] {
+    if (this.dense !== null) return this.dense;
+    const dense = new Array<number>(this.ident);
+    for (let i = 0; i < dense.length; i++) dense[i] = i;
+    this.ident = 0;
+    return (this.dense = dense);
+  }
+
   /** Removes `k`; returns its slot's old value or undefined. The caller checked mutability. */
   remove(k: Value): Value | undefined {
     const hk = typeof k === 'string' ? k : tableKey(k);
     let s: number | undefined;
-    const dense = this.dense;
+    // A hole among the first slots would break the identity prefix.
+    const dense = this.ident > 0 ? this.denseIndex() : this.dense;
     if (
       typeof hk === 'number' &&
       dense !== null &&
@@ -194,6 +227,7 @@ export abstract class HashTable extends StarlarkObject {
     this.index = null;
     this.cindex = null;
     this.dense = null;
+    this.ident = 0;
     this.holes = 0;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
@@ -207,6 +241,7 @@ export abstract class HashTable extends StarlarkObject {
     this.index = null;
     this.cindex = null;
     this.dense = null;
+    this.ident = 0;
     this.holes = 0;
   }
 

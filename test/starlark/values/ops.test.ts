@@ -222,6 +222,57 @@ describe('dict', () => {
     expect([index(small, 'b'), index(small, 'c'), index(small, -1)]).toEqual([2, 3, 'neg']);
     expect(small.get('a')).toBeUndefined();
   });
+  it('finds int keys 0, 1, 2, ... without an index, and after any key that breaks the run', () => {
+    // A model with the same semantics: JS Maps keep insertion order, a replaced key keeps its
+    // place, and a key removed and added again goes last.
+    let seed = 12345;
+    const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const keyOf = (k: unknown) =>
+      k instanceof SFloat ? `n${k.v}` : `${typeof k}:${k}`.replace('number:', 'n');
+    for (let round = 0; round < 150; round++) {
+      const d = new Dict();
+      const model = new Map<string, [Parameters<Dict['set']>[0], number]>();
+      let next = 0;
+      const check = () => {
+        expect(d.keyList()).toEqual([...model.values()].map(([key]) => key));
+        for (const [key, val] of model.values()) expect(d.get(key)).toBe(val);
+        expect(d.get(next + 7)).toBeUndefined();
+        expect(d.size).toBe(model.size);
+      };
+      const remove = (share: number) => {
+        for (const [mk, [key]] of [...model]) {
+          if (rand() >= share) continue;
+          d.delete(key);
+          model.delete(mk);
+        }
+      };
+      for (let step = 0; step < 80; step++) {
+        const r = rand();
+        let k: Parameters<Dict['set']>[0];
+        if (r < 0.7) k = next++;
+        else if (r < 0.8) k = Math.floor(rand() * (next + 3));
+        else if (r < 0.85) k = f(Math.floor(rand() * (next + 2)));
+        else if (r < 0.9) k = -1 - Math.floor(rand() * 3);
+        else if (r < 0.95) k = `s${Math.floor(rand() * 4)}`;
+        else {
+          remove(0.2);
+          check();
+          continue;
+        }
+        d.set(k, step);
+        const known = model.get(keyOf(k));
+        if (known) known[1] = step;
+        else model.set(keyOf(k), [k, step]);
+        check();
+        // Now and then most keys go (the table compacts), and the run starts again.
+        if (step === 50 && round % 3 === 0) {
+          remove(0.9);
+          check();
+        }
+      }
+    }
+  });
+
   it('survives many deletions', () => {
     const d = new Dict();
     for (let i = 0; i < 100; i++) d.set(i, i);
