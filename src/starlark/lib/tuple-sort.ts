@@ -71,9 +71,7 @@ export function tupleKeySort(order: number[], keys: Value[], reverse: boolean): 
   let acc = new Float64Array(n);
   let accRange = 1;
   for (let c = last; c >= 0; c--) {
-    const span = maxs[c]! - mins[c]!;
-    const dense = kinds[c] === STR || span + 2 > KEY_LIMIT ? denseRanks(keys, c) : undefined;
-    const range = dense === undefined ? span + 2 : dense.size + 1;
+    const { dense, range } = columnRanks(keys, c, kinds[c]!, mins[c]!, maxs[c]!);
     if (accRange * range > KEY_LIMIT) {
       cur = radixPass(cur, acc, accRange, reverse);
       acc = new Float64Array(n);
@@ -85,6 +83,23 @@ export function tupleKeySort(order: number[], keys: Value[], reverse: boolean): 
   cur = radixPass(cur, acc, accRange, reverse);
   for (let i = 0; i < n; i++) order[i] = cur[i]!;
   return true;
+}
+
+/**
+ * How column `c` ranks: through `denseRanks` for strings and for ints too far apart to offset,
+ * else as its offset from `min` (0 is left for keys too short to have the column); `range` is
+ * one more than the highest rank.
+ */
+function columnRanks(
+  keys: Value[],
+  c: number,
+  kind: number,
+  min: number,
+  max: number,
+): { dense: Map<number | string, number> | undefined; range: number } {
+  const span = max - min;
+  const dense = kind === STR || span + 2 > KEY_LIMIT ? denseRanks(keys, c) : undefined;
+  return { dense, range: dense === undefined ? span + 2 : dense.size + 1 };
 }
 
 /** The longest runs of equal leading keys `leadThenLast` sorts by their last column. */
@@ -113,9 +128,7 @@ function leadThenLast(
   const acc = new Float64Array(n);
   let accRange = 1;
   for (let c = last - 1; c >= 0; c--) {
-    const span = maxs[c]! - mins[c]!;
-    const dense = kinds[c] === STR || span + 2 > KEY_LIMIT ? denseRanks(keys, c) : undefined;
-    const range = dense === undefined ? span + 2 : dense.size + 1;
+    const { dense, range } = columnRanks(keys, c, kinds[c]!, mins[c]!, maxs[c]!);
     if (accRange * range > KEY_LIMIT) return false;
     addColumn(acc, accRange, keys, c, mins[c]!, dense);
     accRange *= range;

@@ -29,6 +29,21 @@ function rng(seed: number): () => number {
   };
 }
 
+/** `sorted` of the indices of `items`, keyed by them, is their stable lexicographic order, both ways. */
+function expectLexOrder(items: Cell[][]): void {
+  const src = '[' + items.map(tupleLit).join(', ') + ']';
+  for (const reverse of [false, true]) {
+    const idx = items.map((_, i) => i);
+    idx.sort((i, j) => (reverse ? lex(items[j]!, items[i]!) : lex(items[i]!, items[j]!)));
+    const flag = reverse ? 'True' : 'False';
+    expect(
+      run(
+        `items = ${src}\nresult = sorted(range(len(items)), key = lambda i: items[i], reverse = ${flag})`,
+      ),
+    ).toEqual(idx);
+  }
+}
+
 describe('sorted with tuple keys (column-wise fast path)', () => {
   it('matches a stable lexicographic sort, both directions, with ragged lengths', () => {
     const rand = rng(7);
@@ -72,17 +87,7 @@ describe('sorted with tuple keys (column-wise fast path)', () => {
     const items: Cell[][] = [];
     for (let i = 0; i < 300; i++)
       items.push(Array.from({ length: 5 }, (_, c) => Math.floor(rand() * (c === 2 ? 3 : 5000))));
-    const src = '[' + items.map(tupleLit).join(', ') + ']';
-    for (const reverse of [false, true]) {
-      const idx = items.map((_, i) => i);
-      idx.sort((i, j) => (reverse ? lex(items[j]!, items[i]!) : lex(items[i]!, items[j]!)));
-      const flag = reverse ? 'True' : 'False';
-      expect(
-        run(
-          `items = ${src}\nresult = sorted(range(len(items)), key = lambda i: items[i], reverse = ${flag})`,
-        ),
-      ).toEqual(idx);
-    }
+    expectLexOrder(items);
   });
 
   it('breaks ties of the leading columns by a last string column, in short and long runs', () => {
@@ -99,17 +104,7 @@ describe('sorted with tuple keys (column-wise fast path)', () => {
         if (rand() < 0.9) item.push(names[Math.floor(rand() * names.length)]! + (i % 37));
         items.push(item);
       }
-      const src = '[' + items.map(tupleLit).join(', ') + ']';
-      for (const reverse of [false, true]) {
-        const idx = items.map((_, i) => i);
-        idx.sort((i, j) => (reverse ? lex(items[j]!, items[i]!) : lex(items[i]!, items[j]!)));
-        const flag = reverse ? 'True' : 'False';
-        expect(
-          run(
-            `items = ${src}\nresult = sorted(range(len(items)), key = lambda i: items[i], reverse = ${flag})`,
-          ),
-        ).toEqual(idx);
-      }
+      expectLexOrder(items);
     }
   });
 
