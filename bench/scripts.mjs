@@ -32,7 +32,7 @@
 // size): here it cost about 720 µs of CPU per run against 380 in the rounds after it. A server
 // runs that round once per process.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { nodeHeapOptions } from '../dist/cli/node-options.js';
@@ -46,6 +46,9 @@ import { SOURCE, prepare, startInProcess, testRun } from './script-runs-setup.mj
 const N1 = Number(process.env.BENCH_RUNS ?? 2000);
 const N32 = Number(process.env.BENCH_RUNS_32 ?? 6000);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 3);
+// BENCH_BEFORE=<another checkout, built there with `npm run build`>: its `steward start` is
+// measured last in the same way (its own floor cycles beside it), for a before/after comparison.
+const BEFORE = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : undefined;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-scripts-'));
 const local = await startInProcess(dir);
@@ -183,13 +186,19 @@ const inProcess = [
 ];
 await local.stop();
 
+/** Another checkout's own node options for `steward start`, or none if it had none. */
+async function checkoutHeapOptions(checkout) {
+  const file = path.join(checkout, 'dist/cli/node-options.js');
+  return existsSync(file) ? (await import(file)).nodeHeapOptions : [];
+}
+
 /**
  * Steward as deployed, in processes of its own on the same redis-server under a prefix of their
  * own, answering the same requests from this process: `steward start` alone (`roles` ['start']),
  * or `steward api` and `steward worker` apart (['api', 'worker']).
  */
-async function spawned(roles) {
-  const label = roles.join('-');
+async function spawned(roles, checkout) {
+  const label = `${checkout === undefined ? '' : 'before-'}${roles.join('-')}`;
   const port = await freePort();
   const configFile = path.join(dir, `${label}.yaml`);
   writeFileSync(configFile, 'admin:\n  rate_limit:\n    api_per_minute: 10000000\n');
@@ -207,9 +216,18 @@ async function spawned(roles) {
     STEWARD_PORT: String(port),
     STEWARD_LOG_LEVEL: 'warn',
   };
-  const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
-  // As deployed (BENCH_NODE_DEFAULTS=1: node's defaults, to compare).
-  const heapOptions = process.env.BENCH_NODE_DEFAULTS === '1' ? [] : nodeHeapOptions;
+  const cli =
+    checkout === undefined
+      ? new URL('../dist/cli/main.js', import.meta.url).pathname
+      : path.join(checkout, 'dist/cli/main.js');
+  // As deployed (BENCH_NODE_DEFAULTS=1: node's defaults, to compare); another checkout as its own
+  // `npm start` ran it.
+  const heapOptions =
+    process.env.BENCH_NODE_DEFAULTS === '1'
+      ? []
+      : checkout === undefined
+        ? nodeHeapOptions
+        : await checkoutHeapOptions(checkout);
   const role = (name) =>
     spawn(process.execPath, [...heapOptions, cli, name], {
       env,
@@ -260,6 +278,7 @@ async function spawned(roles) {
 }
 const started = await spawned(['start']);
 const apart = await spawned(['api', 'worker']);
+const startedBefore = BEFORE === undefined ? undefined : await spawned(['start'], BEFORE);
 await raw.close();
 await parts.close();
 
@@ -267,6 +286,9 @@ const rows = [
   ...inProcess,
   ...sideRows(started, 'steward start process', ' (beside start)'),
   ...sideRows(apart, 'api + worker procs', ' (beside procs)'),
+  ...(startedBefore === undefined
+    ? []
+    : sideRows(startedBefore, 'before: steward start process', ' (beside before)')),
 ];
 const ms = (v) => `${v.toFixed(3)} ms`.padStart(11);
 console.log(`script runs (${worker.threads} script threads, ${os.availableParallelism()} CPUs)`);
@@ -287,6 +309,9 @@ for (const [label, side] of [
   ['', steward],
   [' (steward start in its own process)', started],
   [' (api + worker procs)', apart],
+  ...(startedBefore === undefined
+    ? []
+    : [[` (before: ${BEFORE}, steward start in its own process)`, startedBefore]]),
 ]) {
   const p50Ratio = median(side.p50Ratios);
   const rateRatio = median(side.rateRatios);

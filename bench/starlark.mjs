@@ -14,6 +14,9 @@
 //   compiling with `compileModule` and running the program as a script thread does;
 // - warm: a later run in the same process (Starlark from its compiled program, as a worker
 //   thread's cache serves a script's next run; CPython re-executing its compiled code), best of N.
+// - before and after (BENCH_BEFORE=<another checkout, built there with `npm run build`>): that
+//   checkout's interpreter measured beside this one, alternated with it, against the same CPython
+//   figures; see `beforeCold`.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +29,7 @@ const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 3);
 const COMPILE_RUNS = 20;
 // BENCH_ONLY=fib,hanoi runs just those programs (while working on one workload class).
 const ONLY = process.env.BENCH_ONLY?.split(',');
+const BEFORE = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : undefined;
 
 const programs = {
   fib: `
@@ -353,6 +357,58 @@ fs.writeFileSync(
 );
 
 /**
+ * The other checkout's interpreter (BENCH_BEFORE), loaded from its own `dist` as ES modules: how
+ * script threads loaded it before they had a code cache, and for a later checkout about what the
+ * `no cache` column shows for this one. A checkout without a compile cache (`compileModule`)
+ * parsed and compiled every run, so its warm runs are `execModule` again; with one, its compiled
+ * program runs again, as here. Cold: the first run in a fresh process; warm: the best of RUNS
+ * runs after a first, in a process of its own.
+ */
+const beforeChild = path.join(work, 'before.mjs');
+fs.writeFileSync(
+  beforeChild,
+  `
+  const [file, mode, runs] = process.argv.slice(2);
+  const src = (await import('node:fs')).readFileSync(file, 'utf8');
+  const api = await import(${JSON.stringify(BEFORE === undefined ? '' : path.join(BEFORE, 'dist/starlark/index.js'))});
+  const opts = { file: 'bench.star', source: src, options: ${JSON.stringify(OPTIONS)} };
+  const limits = { maxSteps: 1e10 };
+  let run;
+  if (api.compileModule) {
+    const program = api.compileModule({ ...opts, predeclared: [] });
+    run = () => { const m = program.run({ predeclared: {}, limits }); program.release(); return m; };
+  } else {
+    run = () => api.execModule({ ...opts, predeclared: {}, limits });
+  }
+  const t1 = performance.now();
+  let m = run();
+  let ms = performance.now() - t1;
+  if (mode === 'warm') {
+    ms = Infinity;
+    for (let r = 0; r < Number(runs); r++) {
+      const t = performance.now();
+      m = run();
+      ms = Math.min(ms, performance.now() - t);
+    }
+  }
+  console.log(ms);
+  console.log(String(m.globals.get('result')));
+`,
+);
+
+/** The other checkout's first run in a fresh process (`cold`), or its best later one (`warm`). */
+function before(src, mode) {
+  const file = path.join(work, 'before.star');
+  fs.writeFileSync(file, src + SUFFIX);
+  const out = execFileSync(process.execPath, [beforeChild, file, mode, String(RUNS)], {
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n');
+  return { ms: Number(out[0]), result: out[1] };
+}
+
+/**
  * Cold: a fresh node process; the program parsed, compiled and run once, timed inside, by the
  * interpreter loaded with its code cache (`cache`) or without (`none`).
  */
@@ -449,12 +505,15 @@ for (const [name, src] of Object.entries(programs)) {
   if (ONLY !== undefined && !ONLY.includes(name)) continue;
   // Alternated, so that the machine's drift falls on both alike.
   const bare = [];
+  const earlier = [];
   const cold = medianOf(() => {
     bare.push(starlarkCold(src, 'none'));
+    if (BEFORE !== undefined) earlier.push(before(src, 'cold'));
     return starlarkCold(src);
   });
   const noCache = median(bare.map((r) => r.ms));
   const warm = starlarkWarm(src);
+  const beforeWarm = BEFORE === undefined ? undefined : before(src, 'warm');
   const pys = Array.from({ length: COLD_RUNS }, () => runPython(src));
   const p = {
     cold: median(pys.map((r) => r.cold)),
@@ -468,6 +527,12 @@ for (const [name, src] of Object.entries(programs)) {
   for (const [label, r] of [
     ['cold', cold],
     ['warm', warm],
+    ...(beforeWarm === undefined
+      ? []
+      : [
+          ['before', earlier[0]],
+          ['before warm', beforeWarm],
+        ]),
   ]) {
     if (r.result !== p.result)
       console.warn(`${name} (${label}): results differ (starlark ${r.result}, python ${p.result})`);
@@ -490,6 +555,9 @@ for (const [name, src] of Object.entries(programs)) {
     pyCompile: p.compile,
     compileWarm: warm.compile,
     pyCompileWarm: p.compileWarm,
+    ...(beforeWarm === undefined
+      ? {}
+      : { beforeCold: median(earlier.map((r) => r.ms)), beforeWarm: beforeWarm.ms }),
   });
 }
 const f = (v, w = 9) => v.toFixed(1).padStart(w);
@@ -541,6 +609,24 @@ console.log(
 for (const r of rows) {
   console.log(
     `${r.name.padEnd(14)} ${r.compileWarm.toFixed(3).padStart(9)} ${r.pyCompileWarm.toFixed(3).padStart(9)} ${x(r.compileWarm / r.pyCompileWarm).padStart(9)}`,
+  );
+}
+if (BEFORE !== undefined) {
+  // Before (the other checkout) and after (this one), each against CPython from the same run.
+  console.log(`\nbefore: ${BEFORE}`);
+  const cols = ['cold bef', 'cold aft', 'py cold', 'bef/py', 'aft/py'];
+  cols.push(...cols.map((h) => h.replace('cold', 'warm')));
+  console.log(`${'program'.padEnd(14)} ${cols.map((h) => h.padStart(8)).join(' ')}`);
+  const g = (v) => v.toFixed(1).padStart(8);
+  const y = (v) => `${v.toFixed(2)}x`.padStart(8);
+  for (const r of rows) {
+    console.log(
+      `${r.name.padEnd(14)} ${g(r.beforeCold)} ${g(r.cold)} ${g(r.pyCold)} ${y(r.beforeCold / r.pyCold)} ${y(r.coldRatio)} ${g(r.beforeWarm)} ${g(r.warm)} ${g(r.pyWarm)} ${y(r.beforeWarm / r.pyWarm)} ${y(r.warmRatio)}`,
+    );
+  }
+  const m = (k, py) => median(rows.map((r) => r[k] / r[py])).toFixed(2);
+  console.log(
+    `median ratio before: cold ${m('beforeCold', 'pyCold')}x, warm ${m('beforeWarm', 'pyWarm')}x`,
   );
 }
 const coldMedian = median(rows.map((r) => r.coldRatio));
