@@ -56,15 +56,15 @@ writeFileSync(
 );
 const bare = await bareNode();
 
-/** Start-up time and RSS of `steward start` run as `cli` with `options`, idle, then after load. */
-async function measure(cli, options, label) {
+/** Start-up time and RSS of `steward start` run from `main` with `options`, idle, then after load. */
+async function measure(main, options, label) {
   const home = path.join(dir, label);
   mkdirSync(home);
   const redis = await startRedis(home);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [...options, cli, 'start'], {
+  const child = spawn(process.execPath, [...options, main, 'start'], {
     cwd: dir,
     env: stewardEnv({ dir: home, redisUrl: redis.url, port, STEWARD_ENGINE_AUTOSTART: 'false' }),
     stdio: 'ignore',
