@@ -26,6 +26,17 @@ import { createRecentChecks, type RecentChecks } from '../scripts/recent-checks.
 import { createScriptRunner, type ScriptRunner } from '../scripts/script-runner.js';
 import { createScriptService, type ScriptService } from '../scripts/script-service.js';
 import { openSecretsKey } from '../secrets/key.js';
+import {
+  commitStagedApprovalKey,
+  openApprovalKey,
+  stagedApprovalKeyFile,
+} from '../secrets/approval-key.js';
+import { resignApprovals } from '../scripts/approval-records.js';
+import { createApprovalSigner, type ApprovalSigner } from '../scripts/approval-signature.js';
+import { createMetaRepository } from '../store/meta-repository.js';
+import { migrateStore } from '../store/migrations.js';
+import { VERSION } from '../version.js';
+import { storeMigrations } from './migrations.js';
 import { createRedactionService, type RedactionService } from '../secrets/redaction-service.js';
 import { createSecretService, type SecretService } from '../secrets/secret-service.js';
 import { createEnginePreferencesRepository } from '../store/engine-preferences-repository.js';
@@ -53,6 +64,8 @@ export interface Core {
   redact(text: string): string;
   /** Every change to scripts (API, MCP tools, disk import). */
   scripts: ScriptService;
+  /** Signs and checks approvals with the key kept outside Redis. */
+  signer: ApprovalSigner;
   /** Checked, queued, recorded script runs (API test endpoint, MCP tools, schedules). */
   scriptRunner: ScriptRunner;
   /** Checks the runner passed a moment ago, which this process's script worker need not repeat. */
@@ -86,6 +99,13 @@ export async function buildCore(ctx: Context): Promise<Core> {
   ctx.onClose(() => redaction.close());
   const redact = (text: string) => redaction.redact(text);
   const scriptStore = createScriptRepository(redis);
+  const signer = await openApprovalSigner(ctx, scriptStore);
+  // Before anything reads the store: a newer Steward's data stops start-up here, older data moves on.
+  await migrateStore(
+    createMetaRepository(redis),
+    storeMigrations({ config, scripts: scriptStore, signer, log }),
+    { release: VERSION, log },
+  );
   const mirror = createFileMirror(config.paths.scripts);
   // Reviews from chat follow every script change; the chat module is built below.
   const follow: { approvals: ScriptApprovals | null } = { approvals: null };
@@ -94,6 +114,7 @@ export async function buildCore(ctx: Context): Promise<Core> {
     store: scriptStore,
     mirror,
     log,
+    signer,
     onChange: (change) => follow.approvals?.onScriptChange(change),
     forget: (name) => recentChecks.forget(name),
   });
@@ -131,7 +152,48 @@ export async function buildCore(ctx: Context): Promise<Core> {
     log,
   });
   follow.approvals = chat.approvals;
-  return { stats, secrets, redaction, redact, scripts, scriptRunner, recentChecks, egress, chat };
+  return {
+    stats,
+    secrets,
+    redaction,
+    redact,
+    scripts,
+    signer,
+    scriptRunner,
+    recentChecks,
+    egress,
+    chat,
+  };
+}
+
+/**
+ * The approval key's signer. A key file rotation that stopped before its end (a new key staged
+ * beside the file) is finished first: approvals that verify are signed with the new key, which
+ * then replaces the file.
+ */
+async function openApprovalSigner(
+  ctx: Context,
+  store: ReturnType<typeof createScriptRepository>,
+): Promise<ApprovalSigner> {
+  const { config, log } = ctx;
+  const opened = await openApprovalKey(config, createMetaRepository(ctx.redis), log);
+  const [key, staged] = opened.keys;
+  if (staged === undefined || opened.origin !== 'file') return createApprovalSigner(opened.keys);
+  const report = await resignApprovals(
+    store,
+    createApprovalSigner(opened.keys),
+    createApprovalSigner([staged]),
+  );
+  await commitStagedApprovalKey(config, 'file');
+  log.warn(
+    {
+      file: stagedApprovalKeyFile(config),
+      resigned: report.signed.length,
+      old_key: key !== undefined,
+    },
+    'completed an interrupted approval key rotation',
+  );
+  return createApprovalSigner([staged]);
 }
 
 /** The tools of `steward mcp` and of the API's `/mcp` endpoint. */
@@ -148,6 +210,7 @@ export function toolsetDeps(core: Core): ToolsetDeps {
 export function scriptWorkerDeps(core: Core): ScriptRunWorkerDeps {
   return {
     store: core.scripts.store,
+    signer: core.signer,
     recent: core.recentChecks,
     egress: core.egress,
     getSecret: (name) => core.secrets.get(name),

@@ -95,6 +95,32 @@ withConfig(secrets.command('rotate-key'))
     }),
   );
 
+const approvals = program.command('approvals').description('manage script approvals');
+withConfig(approvals.command('rotate-key'))
+  .description(
+    'sign every valid approval with a new approval key (restart the other processes afterwards)',
+  )
+  .action(
+    run(async (opts) => {
+      const { boot } = await import('../runtime/bootstrap.js');
+      const { rotateApprovalKey } = await import('./rotate-approval-key.js');
+      const ctx = await boot({ ...opts, allowEmbeddedRedis: false });
+      try {
+        const result = await rotateApprovalKey(ctx);
+        process.stdout.write(
+          `re-signed ${result.resigned.length} approval(s)${result.file ? `; new key in ${result.file}` : ''}\n`,
+        );
+        if (result.unverified.length > 0) {
+          process.stdout.write(
+            `not re-signed (their approval did not verify; approve them again): ${result.unverified.join(', ')}\n`,
+          );
+        }
+      } finally {
+        await ctx.close();
+      }
+    }),
+  );
+
 withConfig(program.command('doctor'))
   .description(
     'check this deployment (exposure, setup, Redis durability, file modes, secrets, egress, compose engine) and print findings with fixes; exit 1 on any',

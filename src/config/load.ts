@@ -22,6 +22,7 @@ export const envOverrides: ReadonlyArray<
   ['STEWARD_VAULT_PATH', 'vault.path', 'string'],
   ['ADMIN_JWT_SECRET', 'admin.jwt.secret', 'string'],
   ['STEWARD_SECRETS_KEY', 'secrets.key', 'string'],
+  ['STEWARD_APPROVAL_KEY', 'secrets.approval_key', 'string'],
   ['STEWARD_LOG_LEVEL', 'log.level', 'string'],
   ['STEWARD_ENGINE_URL', 'engine.url', 'string'],
   ['STEWARD_ENGINE_PASSWORD', 'engine.password', 'string'],

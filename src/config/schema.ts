@@ -108,6 +108,8 @@ export const configSchema = strict({
   secrets: strict({
     /** base64 of 32 bytes; else `<data_dir>/secrets_key`. */
     key: z.string().optional(),
+    /** base64 of 32 bytes: signs approvals (never stored in Redis); else `<data_dir>/approval_key`. */
+    approval_key: z.string().optional(),
   }).prefault({}),
   scripts: strict({
     /** Script names (without `.star`) the tool server may run without approval. */

@@ -35,6 +35,8 @@ export const internalErrorCodes = [
   'config_invalid',
   'allowlist_invalid',
   'secrets_key_invalid',
+  'approval_key_invalid',
+  'store_version_unsupported',
   'secret_undecryptable',
   'queue_timeout',
   'worker_stopped',

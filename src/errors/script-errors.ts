@@ -14,8 +14,11 @@ export class ScriptNotFoundError extends AppError<ScriptDetails> {
   }
 }
 
-/** Why a script may not run: not approved yet, rejected, or changed since it was approved. */
-export type ScriptRefusal = 'pending' | 'rejected' | 'modified';
+/**
+ * Why a script may not run: not approved yet, rejected, changed since it was approved, or an
+ * approval that does not verify (written into Redis by someone without the approval key).
+ */
+export type ScriptRefusal = 'pending' | 'rejected' | 'modified' | 'unverified';
 
 export interface ScriptRefusedDetails extends ScriptDetails {
   reason: ScriptRefusal;
@@ -27,10 +30,12 @@ const refusalMessages: Record<ScriptRefusal, (script: string) => string> = {
   rejected: (s) => `script ${s} was rejected`,
   modified: (s) =>
     `script ${s} changed since it was approved; an administrator must approve it again`,
+  unverified: (s) =>
+    `script ${s} is not approved: its approval does not verify (it was not made by this Steward); an administrator must approve it again`,
 };
 
 /**
- * A run refused by the approval rules: 403 `script_not_approved` (pending, rejected) or 409
+ * A run refused by the approval rules: 403 `script_not_approved` (pending, rejected, unverified) or 409
  * `script_modified`. `details` say why; they stay out of the HTTP body, which the spec fixes.
  * `message` overrides the template where the refusal was worded elsewhere (the worker, an
  * approval of a text that was not the one reviewed).

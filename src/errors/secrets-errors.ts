@@ -12,6 +12,17 @@ export class SecretsKeyError extends AppError {
   }
 }
 
+/**
+ * The approval key (`<data>/approval_key`, STEWARD_APPROVAL_KEY) is malformed or unreadable.
+ * Start-up stops on it: approvals could be neither made nor checked.
+ */
+export class ApprovalKeyError extends AppError {
+  constructor(message: string) {
+    super('approval_key_invalid', message);
+    this.name = 'ApprovalKeyError';
+  }
+}
+
 /** A stored ciphertext did not authenticate: wrong key, tampering, or moved to another name. */
 export class SecretDecryptError extends AppError {
   constructor(message: string) {

@@ -25,6 +25,8 @@ function refusalText(err: ScriptRefusedError): string {
       return `Script "${name}" changed since it was approved: an administrator must approve it again before it can run.`;
     case 'pending':
       return `Script "${name}" is pending approval: an administrator must approve it before it can run.`;
+    case 'unverified':
+      return `Script "${name}" is not approved (its approval does not verify): an administrator must approve it again before it can run.`;
   }
 }
 

@@ -45,7 +45,7 @@ export type ScriptRunPayload = z.infer<typeof scriptRunPayload>;
  * Why a run was refused before it started: the script is gone, or the approval rule refused it
  * (`ScriptRefusal`). The caller turns it into the catalogue's error, never by reading the text.
  */
-export const runRefusal = z.enum(['not_found', 'pending', 'rejected', 'modified']);
+export const runRefusal = z.enum(['not_found', 'pending', 'rejected', 'modified', 'unverified']);
 export type RunRefusal = z.infer<typeof runRefusal>;
 
 /**

@@ -62,6 +62,11 @@ export const scriptRecordSchema = z.object({
   approved_by: z.string().optional(),
   /** The hash the last approval covered; kept while pending so a run can say `script_modified`. */
   approved_hash: z.string().optional(),
+  /**
+   * HMAC of the approval (`approval-signature.ts`) under a key outside Redis: a record written
+   * by anyone without that key does not run.
+   */
+  approval_sig: z.string().optional(),
   rejected_at: z.string().optional(),
   rejected_by: z.string().optional(),
   reason: z.string().optional(),
@@ -144,6 +149,7 @@ const optionalFields = [
   'approved_at',
   'approved_by',
   'approved_hash',
+  'approval_sig',
   'rejected_at',
   'rejected_by',
   'reason',

@@ -2,6 +2,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../errors/request
 import { ScriptNotFoundError } from '../errors/script-errors.js';
 import type { Logger } from '../log/logger.js';
 import type { ScriptRepository } from '../store/script-repository.js';
+import type { ApprovalSigner } from './approval-signature.js';
 import type { FileMirror } from './file-mirror.js';
 import { hashSource, newCommitId } from './hashing.js';
 import {
@@ -39,6 +40,8 @@ export interface ScriptServiceDeps {
   store: ScriptRepository;
   mirror: FileMirror;
   log: Logger;
+  /** Signs each approval with the key kept outside Redis (`approval-signature.ts`). */
+  signer: ApprovalSigner;
   /** Told after each change is stored; its failures are logged, never the change's. */
   onChange?: (change: ScriptChange) => Promise<void> | void;
   /**
@@ -61,6 +64,7 @@ export function createScriptService({
   store,
   mirror,
   log,
+  signer,
   onChange,
   forget = () => {},
   now = () => new Date(),
@@ -226,10 +230,13 @@ export function createScriptService({
       let changed = false;
       const record = await store.withLock(name, async () => {
         const current = await mustGet(name);
-        const next = approved(current, by, stamp(), expectedHash);
+        const holds = (r: ScriptRecord) => signer.check(r) === null;
+        const next = approved(current, by, stamp(), expectedHash, holds);
         changed = next !== current;
-        if (changed) await commitRecord(next);
-        return next;
+        if (!changed) return next;
+        const signed = { ...next, approval_sig: signer.sign(next) };
+        await commitRecord(signed);
+        return signed;
       });
       if (changed) await tell({ kind: 'approved', record, by });
       return record;

@@ -39,6 +39,7 @@ export function modified(current: ScriptRecord, version: VersionRecord): ScriptR
   };
   delete next.approved_at;
   delete next.approved_by;
+  delete next.approval_sig;
   delete next.rejected_at;
   delete next.rejected_by;
   delete next.reason;
@@ -47,13 +48,15 @@ export function modified(current: ScriptRecord, version: VersionRecord): ScriptR
 
 /**
  * Approves the current hash; `expectedHash` guards against approving a text not reviewed. Returns
- * `current` itself when nothing changes (already approved at this hash).
+ * `current` itself when nothing changes (already approved at this hash, by an approval that
+ * `holds`); an approval that does not hold (unsigned, forged) is replaced by this one.
  */
 export function approved(
   current: ScriptRecord,
   by: string,
   at: string,
   expectedHash?: string,
+  holds: (record: ScriptRecord) => boolean = () => true,
 ): ScriptRecord {
   if (expectedHash !== undefined && expectedHash !== current.hash) {
     throw new ScriptRefusedError(
@@ -63,7 +66,9 @@ export function approved(
     );
   }
   // Approving what is already approved keeps the original approval's time and author.
-  if (current.status === 'approved' && current.approved_hash === current.hash) return current;
+  if (current.status === 'approved' && current.approved_hash === current.hash && holds(current)) {
+    return current;
+  }
   const next: ScriptRecord = {
     ...current,
     status: 'approved',
@@ -104,5 +109,6 @@ export function rejected(
   delete next.approved_at;
   delete next.approved_by;
   delete next.approved_hash;
+  delete next.approval_sig;
   return next;
 }

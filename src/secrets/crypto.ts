@@ -24,12 +24,18 @@ export interface SecretCrypto {
   readonly fingerprint: string;
 }
 
-export function parseSecretsKey(text: string, origin: string): Buffer {
+/** A key as written in its file or variable: base64 of 32 bytes; null for anything else. */
+export function decodeKey(text: string): Buffer | null {
   const trimmed = text.trim();
   const key = Buffer.from(trimmed, 'base64');
   // Buffer.from ignores junk, so re-encode to be sure the text really was base64.
   const canonical = /^[A-Za-z0-9+/]+={0,2}$/.test(trimmed) && key.length === SECRETS_KEY_BYTES;
-  if (!canonical) {
+  return canonical ? key : null;
+}
+
+export function parseSecretsKey(text: string, origin: string): Buffer {
+  const key = decodeKey(text);
+  if (!key) {
     throw new SecretsKeyError(
       `the secrets key from ${origin} is not base64 of ${SECRETS_KEY_BYTES} bytes (generate one with: openssl rand -base64 32)`,
     );

@@ -3,6 +3,15 @@
  * One module owns them so that a rename or a scan never misses one.
  */
 export const keys = {
+  // The store itself
+  /** The schema version of the data under this prefix (absent: data of release 1). */
+  schemaVersion: () => 'meta:schema_version',
+  /** The Steward release that last migrated or first wrote the data (for messages only). */
+  schemaWrittenBy: () => 'meta:written_by',
+  migrationLock: () => 'lock:migrations',
+  /** One-way check value of the approval key: a start with another key says so. */
+  approvalKeyCheck: () => 'approvals:key_check',
+
   // Setup and authentication
   adminUser: () => 'admin:user',
   /** One login session: the refresh-token family (current and previous token id). */

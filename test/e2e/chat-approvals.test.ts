@@ -135,6 +135,7 @@ describe('script reviews in the administrator chat', { timeout: 180_000 }, () =>
       store: t.services.scripts.store,
       mirror: createFileMirror(t.ctx.config.paths.scripts),
       log: t.ctx.log,
+      signer: t.services.signer,
     });
     await quiet.update('moving.star', 'def main():\n    return 2\n', 'someone');
     expect(await tap(first, 'Approve')).toBe('The script changed: nothing was approved.');

@@ -7,6 +7,7 @@ import { createScriptRepository } from '../../src/store/script-repository.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from '../schedules/harness.js';
 import { spawnWorker, type WorkerProcess } from '../schedules/processes.js';
 import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-stand-in.js';
+import { deploymentSigner } from '../support/script-record.js';
 
 /**
  * The chat gateway across `steward worker` processes: one leader polls Telegram, another takes
@@ -77,6 +78,7 @@ describe('chat gateway and delivery across worker processes', { timeout: 120_000
       store: createScriptRepository(h!.t.ctx.redis),
       mirror: createFileMirror(h!.t.ctx.config.paths.scripts),
       log: h!.t.ctx.log,
+      signer: await deploymentSigner(h!.t.ctx),
     });
     await scripts.create(
       'long.star',

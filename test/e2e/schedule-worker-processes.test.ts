@@ -8,6 +8,7 @@ import { keys } from '../../src/store/keys.js';
 import { createScriptRepository } from '../../src/store/script-repository.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from '../schedules/harness.js';
 import { spawnWorker, type WorkerProcess } from '../schedules/processes.js';
+import { deploymentSigner } from '../support/script-record.js';
 
 describe('schedules across worker processes', () => {
   let h: ScheduleHarness | undefined;
@@ -46,6 +47,7 @@ describe('schedules across worker processes', () => {
       store: createScriptRepository(h!.t.ctx.redis),
       mirror: createFileMirror(h!.t.ctx.config.paths.scripts),
       log: h!.t.ctx.log,
+      signer: await deploymentSigner(h!.t.ctx),
     });
     await scripts.create(name, source, 'admin');
     await scripts.approve(name, 'admin');

@@ -91,12 +91,18 @@ describe('scriptRunPayload', () => {
 describe('scriptRunResult and runResult', () => {
   const ok = { success: true, result: { value: 1 }, duration_ms: 3, logs: ['a'] };
 
-  it('accepts a result and a refusal, and nothing but the four refusals', () => {
+  it('accepts a result and a refusal, and nothing but the five refusals', () => {
     expect(scriptRunResult.parse(ok)).toEqual(ok);
     for (const refusal of runRefusal.options) {
       expect(scriptRunResult.parse({ ...ok, success: false, refusal }).refusal).toBe(refusal);
     }
-    expect(runRefusal.options).toEqual(['not_found', 'pending', 'rejected', 'modified']);
+    expect(runRefusal.options).toEqual([
+      'not_found',
+      'pending',
+      'rejected',
+      'modified',
+      'unverified',
+    ]);
     expect(scriptRunResult.safeParse({ ...ok, refusal: 'busy' }).success).toBe(false);
   });
 

@@ -24,6 +24,7 @@ import {
 } from '../../src/store/script-repository.js';
 import { createStatsRepository, type StatsRepository } from '../../src/store/stats-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
+import { testSigner } from '../support/script-record.js';
 
 let prefix: string;
 let dir: string;
@@ -83,7 +84,7 @@ beforeAll(() => {
   repository = createScriptRepository(redis);
   stats = createStatsRepository(redis);
   mirror = createFileMirror(dir);
-  scripts = createScriptService({ store: repository, mirror, log: silent });
+  scripts = createScriptService({ store: repository, mirror, log: silent, signer: testSigner });
 });
 afterAll(async () => {
   redis.disconnect();

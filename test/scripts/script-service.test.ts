@@ -17,6 +17,7 @@ import { createScriptService, type ScriptService } from '../../src/scripts/scrip
 import type { Redis } from '../../src/store/redis.js';
 import { createScriptRepository } from '../../src/store/script-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
+import { testSigner } from '../support/script-record.js';
 
 let prefix: string;
 let root: string;
@@ -33,6 +34,7 @@ function serviceOn(connection: Redis, log: Logger = silent, mirrorDir = dir): Sc
     store: createScriptRepository(connection),
     mirror: createFileMirror(mirrorDir),
     log,
+    signer: testSigner,
     now: () => clock,
   });
 }
@@ -180,6 +182,7 @@ describe('script service changes', () => {
       store: createScriptRepository(redis),
       mirror: createFileMirror(dir),
       log: silent,
+      signer: testSigner,
       forget: (name) => void forgotten.push(name),
     });
     await scripts.create('fg.star', 'x = 1\n', 'alice');
@@ -341,6 +344,7 @@ describe('reloadFromDisk', () => {
       },
       mirror: createFileMirror(dir),
       log: silent,
+      signer: testSigner,
       now: () => clock,
     });
     try {

@@ -12,6 +12,7 @@ import {
   type ScriptRepository,
 } from '../../src/store/script-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
+import { testSigner } from '../support/script-record.js';
 
 let prefix: string;
 let dir: string;
@@ -30,6 +31,7 @@ beforeAll(() => {
     store: repository,
     mirror: createFileMirror(dir),
     log: pino({ level: 'silent' }),
+    signer: testSigner,
   });
 });
 afterAll(async () => {

@@ -10,6 +10,8 @@ import {
   type ScriptRunResult,
 } from '../../queue/script-runs.js';
 import { checkApproval } from '../../scripts/approval.js';
+import type { ApprovalSigner } from '../../scripts/approval-signature.js';
+import { parseMetadata } from '../../scripts/metadata.js';
 import type { FileMirror } from '../../scripts/file-mirror.js';
 import type { RecentChecks } from '../../scripts/recent-checks.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
@@ -18,6 +20,7 @@ import {
   createSecretEgressGuard,
   type SecretEgressPolicy,
 } from '../../secrets/secret-destinations.js';
+import { hashSource } from '../../scripts/hashing.js';
 import { boundFailure } from './bound-output.js';
 import { createHostHandler } from './host-calls.js';
 import type { ScriptPool } from './pool.js';
@@ -27,6 +30,8 @@ export interface ProcessorDeps {
   /** The scripts directory: a file edited after approval refuses the run. */
   mirror: Pick<FileMirror, 'hash'>;
   pool: ScriptPool;
+  /** Checks each approval's signature and the source's own hash before anything is compiled. */
+  signer: Pick<ApprovalSigner, 'check'>;
   egress: Egress;
   limits: RunLimits;
   getSecret: (name: string) => Promise<string | null>;
@@ -97,11 +102,28 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
         return refuse(verdict.reason, new ScriptRefusedError(name, verdict.reason).message);
       }
     }
+    // Redis holds data, not authority: the source must be the text its hash names, and the
+    // approval must carry the signature only a holder of the approval key can make.
+    const mismatch = payload.allowUnapproved
+      ? hashSource(record.source) === record.hash
+        ? null
+        : 'source_hash'
+      : deps.signer.check(record);
+    if (mismatch !== null) {
+      deps.log.warn(
+        { audit: true, event: 'script.run.unverified', script: name, hash: record.hash, mismatch },
+        'script run refused: the stored approval or source does not verify',
+      );
+      return refuse('unverified', new ScriptRefusedError(name, 'unverified').message);
+    }
 
     const started = Date.now();
     // Never past the caller's own deadline: the result must reach someone.
     const deadline = Math.min(started + limits.wall_time, callerDeadline - resultTravelMs);
-    const declared = record.metadata.secrets;
+    // What the run may reach is read from the verified source, never from the stored metadata,
+    // which anyone who can write to Redis could widen.
+    const metadata = parseMetadata(record.source);
+    const declared = metadata.secrets;
     // Asked for together: one round trip (the store's connection pipelines them), not one each.
     const values = await Promise.all(declared.map((secret) => deps.getSecret(secret)));
     const secretValues = new Map(declared.map((secret, i) => [secret, values[i] ?? null]));
@@ -114,7 +136,7 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
         [...secretValues].flatMap(([secret, value]) =>
           value === null ? [] : [{ name: secret, value }],
         ),
-        record.metadata.secret_destinations ?? {},
+        metadata.secret_destinations ?? {},
         deps.secretEgress ?? 'bound',
       ),
     });

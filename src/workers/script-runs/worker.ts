@@ -5,6 +5,7 @@ import { bullPrefix, createRedis } from '../../store/redis.js';
 import type { Egress } from '../../net/egress.js';
 import { createFileMirror, type FileMirror } from '../../scripts/file-mirror.js';
 import type { RecentChecks } from '../../scripts/recent-checks.js';
+import type { ApprovalSigner } from '../../scripts/approval-signature.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
 import { createScriptPool } from './pool.js';
 import { limitByOrigin } from './origin-share.js';
@@ -13,6 +14,8 @@ import { StartFirstWorker } from '../start-first-worker.js';
 
 export interface ScriptRunWorkerDeps {
   store: ScriptRepository;
+  /** Checks approvals against the key kept outside Redis. */
+  signer: Pick<ApprovalSigner, 'check'>;
   /** Checks this process's runner passed a moment ago (`recent-checks.ts`). */
   recent?: Pick<RecentChecks, 'fresh'>;
   /** The process's egress client; each run's body budget is passed per request. */
@@ -51,6 +54,7 @@ export async function startScriptRunWorker(
       store: deps.store,
       mirror: deps.mirror ?? createFileMirror(config.paths.scripts),
       pool,
+      signer: deps.signer,
       egress: deps.egress,
       limits,
       getSecret: deps.getSecret,

@@ -10,7 +10,7 @@ import type { ScriptPool } from '../../../src/workers/script-runs/pool.js';
 import { createScriptRunProcessor } from '../../../src/workers/script-runs/processor.js';
 import { createRecentChecks, type RecentChecks } from '../../../src/scripts/recent-checks.js';
 import type { RunTask } from '../../../src/workers/script-runs/task-types.js';
-import { approvedRecord } from '../../support/script-record.js';
+import { approvedRecord, testSigner } from '../../support/script-record.js';
 
 const source = 'def main():\n    return {"token": "tok-123"}\n';
 const hash = hashSource(source);
@@ -43,6 +43,7 @@ function setup(
     store: { get: async () => (reads.record++, stored) },
     mirror: { hash: async () => (reads.file++, file === null ? null : hashSource(file)) },
     pool,
+    signer: testSigner,
     egress: {} as Egress,
     limits,
     getSecret,
