@@ -1,3 +1,5 @@
+import { foldCase, foldedUnits } from './case-fold.js';
+
 /**
  * A multi-pattern matcher (Aho-Corasick) over UTF-16 code units, built into typed arrays.
  *
@@ -38,15 +40,11 @@ export interface AutomatonOptions {
   /** States deeper than this never get a dense row: ordinary text rarely reaches them. */
   denseDepth?: number;
   /**
-   * Match A–Z and a–z alike. Costs nothing at scan time: an upper-case letter maps to its lower
-   * case's class, and the patterns are folded before the trie is built.
+   * Match the case variants of every letter alike (`case-fold.ts`: A–Z and a–z, Ä and ä, Σ, σ
+   * and ς). Costs nothing at scan time: a code unit maps to its fold's class, and the patterns
+   * are folded before the trie is built.
    */
-  foldAsciiCase?: boolean;
-}
-
-/** Lower-cases A–Z only: other letters keep their case (their case mapping is not 1:1 in UTF-16). */
-export function foldAscii(text: string): string {
-  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+  foldCase?: boolean;
 }
 
 const DEFAULT_DENSE_BUDGET = 2 * 1024 * 1024;
@@ -56,8 +54,8 @@ export function buildAutomaton(
   given: readonly Pattern[],
   options: AutomatonOptions = {},
 ): Automaton {
-  const fold = options.foldAsciiCase === true;
-  const patterns = fold ? given.map((p) => ({ text: foldAscii(p.text), tag: p.tag })) : given;
+  const fold = options.foldCase === true;
+  const patterns = fold ? given.map((p) => ({ text: foldCase(p.text), tag: p.tag })) : given;
   const classOf = new Int32Array(65536);
   let classes = 1;
   let totalChars = 0;
@@ -70,8 +68,7 @@ export function buildAutomaton(
       if (classOf[code] === 0) classOf[code] = classes++;
     }
   }
-  if (fold)
-    for (let lower = 97; lower <= 122; lower++) classOf[lower - 32] = classOf[lower] as number;
+  if (fold) for (const [unit, folded] of foldedUnits()) classOf[unit] = classOf[folded] as number;
   const K = classes;
 
   // 1. The trie, built from the patterns in sorted order: each one shares with the previous one

@@ -6,13 +6,29 @@
 /** Lines and encodings shorter than this would match ordinary text; the value itself always counts. */
 export const MIN_DERIVED_LENGTH = 4;
 
-/** The value itself comes first. */
+/**
+ * The value itself comes first. A value with cased letters beyond ASCII also yields the forms of
+ * its upper- and lower-cased text: the redactor's matcher folds case one code unit at a time, but
+ * `ß` upper-cases to `SS`, and the UTF-8 bytes of `Ä` and `ä` (so their base64, hex and
+ * percent forms) differ in more than case.
+ */
 export function patternsFor(value: string): string[] {
-  const found = new Set<string>();
+  const found = new Set<string>([value]);
+  addForms(value, found);
+  if (/[^\x00-\x7f]/.test(value)) {
+    for (const variant of [value.toUpperCase(), value.toLowerCase()]) {
+      if (variant === value) continue;
+      found.add(variant);
+      addForms(variant, found);
+    }
+  }
+  return [...found];
+}
+
+function addForms(value: string, found: Set<string>): void {
   const add = (text: string) => {
     if (text.length >= MIN_DERIVED_LENGTH) found.add(text);
   };
-  found.add(value);
   const bytes = Buffer.from(value, 'utf8');
 
   const lines = value.split(/\r\n|\n|\r/);
@@ -22,6 +38,13 @@ export function patternsFor(value: string): string[] {
 
   add(encodeURIComponent(value));
   add(new URLSearchParams({ v: value }).toString().slice(2));
+  // What a URL parser (WHATWG: fetch, Node's URL) writes for the value in each part of a URL,
+  // and the same with `+` for spaces, as form-minded code writes a query.
+  for (const set of [pathSet, querySet, specialQuerySet, fragmentSet, userinfoSet]) {
+    const encoded = percentEncode(value, set);
+    add(encoded);
+    add(encoded.replaceAll('%20', '+'));
+  }
   const hexLower = bytes.toString('hex');
   const hexUpper = hexLower.toUpperCase();
   add(hexLower);
@@ -33,7 +56,31 @@ export function patternsFor(value: string): string[] {
   add(json);
   add(json.replace(/[^\x00-\x7e]/g, (ch) => unicodeEscape(ch, false)));
   add(json.replace(/[^\x00-\x7e]/g, (ch) => unicodeEscape(ch, true)));
-  return [...found];
+}
+
+/**
+ * The WHATWG URL standard's percent-encode sets (https://url.spec.whatwg.org/#percent-encoded-bytes):
+ * beyond these ASCII characters, C0 controls and everything above U+007E are always encoded.
+ */
+const fragmentSet = ' "<>`';
+const querySet = ' "#<>';
+const specialQuerySet = `${querySet}'`;
+const pathSet = `${querySet}?^\`{}`;
+const userinfoSet = `${pathSet}/:;=@[\\]|`;
+
+function percentEncode(value: string, set: string): string {
+  let out = '';
+  for (const ch of value) {
+    const code = ch.codePointAt(0)!;
+    if (code > 0x1f && code < 0x7f && !set.includes(ch)) {
+      out += ch;
+      continue;
+    }
+    for (const byte of Buffer.from(ch, 'utf8')) {
+      out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
+  }
+  return out;
 }
 
 function unicodeEscape(ch: string, upper: boolean): string {

@@ -39,9 +39,9 @@ export function createRedactor(secrets: readonly SecretEntry[]): Redactor {
   usable.forEach((secret, tag) => {
     for (const text of patternsFor(secret.value).slice(1)) patterns.push({ text, tag });
   });
-  // Without regard to ASCII case: a secret used as a URL host comes back lower-cased in an error,
-  // and hex or header spellings vary in case.
-  const automaton = patterns.length > 0 ? buildAutomaton(patterns, { foldAsciiCase: true }) : null;
+  // Without regard to case: a secret used as a URL host comes back lower-cased in an error, hex
+  // or header spellings vary in case, and a script may upper-case a value (`Ä` as well as `A`).
+  const automaton = patterns.length > 0 ? buildAutomaton(patterns, { foldCase: true }) : null;
   const marker = (tag: number) => markers[tag] ?? '[REDACTED]';
 
   function redact(text: string): string {

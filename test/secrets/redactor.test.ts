@@ -92,8 +92,54 @@ describe('redactor canaries', () => {
     expect(redactor.redact('MYHOSTKEY7Q2ZBX9 and myhostkey7q2zbx9')).toBe(
       '[REDACTED:HOSTKEY] and [REDACTED:HOSTKEY]',
     );
-    // Non-ASCII letters keep their case: folding them is not one-to-one.
-    expect(createRedactor([{ name: 'U', value: 'ÄBCDEFGH' }]).redact('äbcdefgh')).toBe('äbcdefgh');
+    expect(createRedactor([{ name: 'U', value: 'ÄBCDEFGH' }]).redact('äbcdefgh')).toBe(
+      '[REDACTED:U]',
+    );
+  });
+
+  it('matches a value beyond ASCII in any case, and the encodings of each case', () => {
+    const value = 'pässwört-Straße-σοφία';
+    const r = createRedactor([{ name: 'P', value }]);
+    for (const text of [
+      value,
+      value.toUpperCase(), // PÄSSWÖRT-STRASSE-ΣΟΦΊΑ: ß becomes SS
+      value.toLowerCase(),
+      'PÄSSWÖRT-STRAßE-ΣΟΦΊΑ',
+      'pässwört-straße-σοφίας'.slice(0, -1), // final sigma folds like σ
+      encodeURIComponent(value.toUpperCase()),
+      Buffer.from(value.toUpperCase()).toString('base64'),
+      Buffer.from(value.toUpperCase()).toString('hex'),
+      JSON.stringify(value.toUpperCase()).slice(1, -1),
+    ]) {
+      expect(r.redact(`<${text}>`), text).toBe('<[REDACTED:P]>');
+    }
+  });
+
+  it('redacts what a URL parser writes for a value in each part of a URL', async () => {
+    const value = `Quiet Horse:Staple-88 "ü" 'x' {😀}`;
+    const r = createRedactor([{ name: 'K', value }]);
+    const url = new URL(`http://u:p@evil.example/a/${value}?q=${value}#${value}`);
+    url.username = value;
+    const out = r.redact(url.href);
+    expect(out).toBe(
+      'http://[REDACTED:K]:p@evil.example/a/[REDACTED:K]?q=[REDACTED:K]#[REDACTED:K]',
+    );
+    // The query with `+` for spaces, and lower-case hex.
+    const form = url.search.slice(3).replaceAll('%20', '+').toLowerCase();
+    expect(r.redact(form)).toBe('[REDACTED:K]');
+    // An error of a real request carries the URL as the parser wrote it.
+    const egress = createEgress({
+      allow: ['127.0.0.1:1'],
+      timeoutMs: 1000,
+      maxBodyBytes: 1000,
+      maxRedirects: 0,
+    });
+    const message = await egress.fetch(`http://127.0.0.1:1/x/${value}`).then(
+      () => '',
+      (err: Error) => err.message,
+    );
+    expect(message).toContain('Quiet%20Horse:Staple-88');
+    expect(r.redact(message)).not.toContain('Horse');
   });
 
   it('redacts hex, upper and lower case', () => {
