@@ -12,6 +12,7 @@ import type { AuthModule } from '../auth/module.js';
 import type { EngineModule } from '../engine/engine-module.js';
 import { createToolRateLimiter } from '../mcp/rate-limit.js';
 import type { Toolset } from '../mcp/toolset.js';
+import type { AuditLog } from '../runtime/audit-log.js';
 import type { Context } from '../runtime/context.js';
 import type { ScheduleService } from '../schedules/schedule-service.js';
 import type { ScriptRunner } from '../scripts/script-runner.js';
@@ -28,6 +29,7 @@ import { errorsPlugin, noRoute } from './plugins/errors.js';
 import { byIp, rateLimitHook } from './plugins/rate-limit.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { storeAvailabilityPlugin } from './plugins/store-availability.js';
+import { auditRoutes } from './routes/audit.js';
 import { authRoutes, meRoutes } from './routes/auth.js';
 import { chatRoutes } from './routes/chat-ws.js';
 import { healthRoutes } from './routes/health.js';
@@ -68,6 +70,8 @@ export interface AppDeps {
   telegramWebhook?: TelegramWebhookOptions | undefined;
   /** The MCP tools, loaded on the first `/mcp` request. */
   toolset(): Promise<Toolset>;
+  /** The deployment's audit log. */
+  audit: AuditLog;
 }
 
 /**
@@ -160,6 +164,7 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
         await secured.register(sessionRoutes, { sessions: engine.sessions });
         await secured.register(modelRoutes, { models: engine.models });
         await secured.register(chatAdminRoutes, { access: deps.chat });
+        await secured.register(auditRoutes, { audit: deps.audit });
         await secured.register(statusRoutes, {
           config: ctx.config,
           engineStatus: () => (engine.hub.connected() ? 'connected' : 'unavailable'),

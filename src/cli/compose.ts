@@ -36,6 +36,8 @@ import { createApprovalSigner, type ApprovalSigner } from '../scripts/approval-s
 import { createMetaRepository } from '../store/meta-repository.js';
 import { migrateStore } from '../store/migrations.js';
 import { VERSION } from '../version.js';
+import { createAuditLog, type AuditLog } from '../runtime/audit-log.js';
+import { createAuditRepository } from '../store/audit-repository.js';
 import { storeMigrations } from './migrations.js';
 import { createRedactionService, type RedactionService } from '../secrets/redaction-service.js';
 import { createSecretService, type SecretService } from '../secrets/secret-service.js';
@@ -66,6 +68,8 @@ export interface Core {
   scripts: ScriptService;
   /** Signs and checks approvals with the key kept outside Redis. */
   signer: ApprovalSigner;
+  /** The deployment's hash-chained audit log. */
+  audit: AuditLog;
   /** Checked, queued, recorded script runs (API test endpoint, MCP tools, schedules). */
   scriptRunner: ScriptRunner;
   /** Checks the runner passed a moment ago, which this process's script worker need not repeat. */
@@ -98,6 +102,7 @@ export async function buildCore(ctx: Context): Promise<Core> {
   await redaction.ready;
   ctx.onClose(() => redaction.close());
   const redact = (text: string) => redaction.redact(text);
+  const audit = createAuditLog({ repo: createAuditRepository(redis), redact, log });
   const scriptStore = createScriptRepository(redis);
   const signer = await openApprovalSigner(ctx, scriptStore);
   // Before anything reads the store: a newer Steward's data stops start-up here, older data moves on.
@@ -159,6 +164,7 @@ export async function buildCore(ctx: Context): Promise<Core> {
     redact,
     scripts,
     signer,
+    audit,
     scriptRunner,
     recentChecks,
     egress,
@@ -329,6 +335,7 @@ export async function buildAppDeps(
       ? telegramWebhook(ctx, core, ctx.config.chat.telegram.token_secret)
       : undefined,
     toolset: lazyToolset(ctx, core),
+    audit: core.audit,
   };
 }
 

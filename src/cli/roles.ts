@@ -146,7 +146,11 @@ async function runServerRole(options: RoleOptions, role: ServerRole): Promise<vo
   const parts = await buildServerParts(ctx, core, { superviseEngine: role.allInOne });
   await reloadScripts(ctx, core);
   running.workers = role.workers
-    ? await startWorkers(ctx, { schedules: parts.schedules, scriptRuns: scriptWorkerDeps(core) })
+    ? await startWorkers(ctx, {
+        schedules: parts.schedules,
+        scriptRuns: scriptWorkerDeps(core),
+        audit: core.audit,
+      })
     : null;
   if (role.workers && parts.gateway) {
     running.gateway = parts.gateway;

@@ -105,6 +105,10 @@ export const configSchema = strict({
       api_per_minute: z.number().int().positive().default(60),
     }).prefault({}),
   }).prefault({}),
+  audit: strict({
+    /** How long audit entries are kept; older ones are pruned and the rest still verifies. */
+    retention: durationSchema.default(365 * 86_400_000),
+  }).prefault({}),
   secrets: strict({
     /** base64 of 32 bytes; else `<data_dir>/secrets_key`. */
     key: z.string().optional(),

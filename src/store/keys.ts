@@ -12,6 +12,14 @@ export const keys = {
   /** One-way check value of the approval key: a start with another key says so. */
   approvalKeyCheck: () => 'approvals:key_check',
 
+  // Audit log (src/runtime/audit-log.ts)
+  /** Stream of entries, oldest first; each holds its JSON (`e`) and its chain hash (`h`). */
+  auditLog: () => 'audit:log',
+  /** Hash of the newest entry: what the next entry's `prev` must be. */
+  auditHead: () => 'audit:head',
+  /** Hash of the newest pruned entry: the `prev` of the oldest kept one. */
+  auditAnchor: () => 'audit:anchor',
+
   // Setup and authentication
   adminUser: () => 'admin:user',
   /** One login session: the refresh-token family (current and previous token id). */

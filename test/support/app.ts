@@ -121,5 +121,6 @@ export function startTestWorkers(t: TestApp): Promise<RunningWorkers> {
   return startWorkers(t.ctx, {
     schedules: t.services.schedules,
     scriptRuns: scriptWorkerDeps(t.services),
+    audit: t.services.audit,
   });
 }

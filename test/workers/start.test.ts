@@ -29,7 +29,11 @@ describe('startWorkers', () => {
       ...baseScheduleDeps(t.ctx),
       runScript: scriptRunnerAdapter(core.scriptRunner),
     });
-    workers = await startWorkers(t.ctx, { schedules, scriptRuns: scriptWorkerDeps(core) });
+    workers = await startWorkers(t.ctx, {
+      schedules,
+      scriptRuns: scriptWorkerDeps(core),
+      audit: core.audit,
+    });
   });
   afterAll(async () => {
     await workers.close();
