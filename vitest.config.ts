@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /** The browser journeys: Chromium, a whole `steward start` and OpenCode each. */
-const BROWSER = ['test/ui/journey.test.ts', 'test/ui/setup-token.test.ts'];
+const BROWSER = [
+  'test/ui/journey.test.ts',
+  'test/ui/setup-token.test.ts',
+  'test/ui/schedule-run-once.test.ts',
+];
 
 export default defineConfig({
   test: {

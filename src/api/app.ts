@@ -112,6 +112,7 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       mcp: ctx.config.mcp.http,
       toolset: deps.toolset,
       limiter: createToolRateLimiter(ctx.config.mcp.rate_limit, ctx.redis),
+      failures: auth.limits.api,
     });
   }
 

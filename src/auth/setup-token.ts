@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cidrContains, parseCidr, parseIp, unmapIpv4 } from '../net/ip-address.js';
-import { loopbackRanges } from '../net/loopback.js';
+import { isLoopbackHost, loopbackRanges } from '../net/loopback.js';
 
 export const SETUP_TOKEN_FILE = 'setup_token';
 export const SETUP_TOKEN_HEADER = 'x-setup-token';
@@ -57,15 +57,45 @@ export function createSetupToken(dataDir: string): SetupToken {
 const loopbackV4 = parseCidr(loopbackRanges.ipv4);
 const loopbackV6 = parseCidr(loopbackRanges.ipv6);
 
+/** Headers a proxy or relay adds: a request carrying any of them was passed on for someone. */
+const forwardingHeaders = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host', 'via'];
+
+/** Whether a Host header value or an Origin's host names this machine (with or without port). */
+function namesLoopback(authority: string): boolean {
+  try {
+    return isLoopbackHost(new URL(`http://${authority}`).hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
+function originIsLoopback(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && namesLoopback(url.host);
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Whether a request came from this machine itself. A request that passed through a proxy is not
- * local, even when the proxy runs here: it carries the proxy's forwarding headers.
+ * Whether a request came from this machine itself, for this machine: a loopback socket alone
+ * proves neither. A page on a name the attacker rebinds to 127.0.0.1 reaches a loopback socket
+ * with its own Host and Origin; a relay here (socat, nginx `proxy_pass`) opens one for a client
+ * elsewhere, who called Steward by a public name. So the socket must be loopback, `Host` must name
+ * a loopback address, any `Origin` must be loopback, and no proxy header may be present.
  */
 export function isLocalRequest(
   remoteAddress: string | undefined,
   headers: Record<string, unknown>,
 ): boolean {
-  if (headers['x-forwarded-for'] !== undefined || headers['forwarded'] !== undefined) return false;
+  if (forwardingHeaders.some((name) => headers[name] !== undefined)) return false;
+  const host = headers['host'];
+  if (typeof host !== 'string' || !namesLoopback(host)) return false;
+  const origin = headers['origin'];
+  if (origin !== undefined && (typeof origin !== 'string' || !originIsLoopback(origin))) {
+    return false;
+  }
   const ip = remoteAddress ? parseIp(remoteAddress) : undefined;
   if (!ip || !loopbackV4 || !loopbackV6) return false;
   const v4 = ip.family === 4 ? ip : unmapIpv4(ip);

@@ -1,6 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { LoadedConfig } from '../config/load.js';
 import { parseAllowEntry } from '../net/allowlist.js';
 import { isLoopbackHost } from '../net/loopback.js';
@@ -9,16 +8,13 @@ import { SETUP_TOKEN_FILE } from '../auth/setup-token.js';
 import { keyFilePath } from '../secrets/key.js';
 import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../errors/config-error.js';
+import { examineCompose, stewardSecrets, type Finding } from './doctor-compose.js';
+import { examineReach } from './doctor-reach.js';
 import { createAdminRepository, type AdminRepository } from '../store/admin-repository.js';
 import { DEFAULT_REDIS_URL, redisAnswers } from '../store/embedded-redis.js';
 import { createRedis, redisTargetOf, durabilityWarning, type Redis } from '../store/redis.js';
 
-/** One thing wrong with a deployment, and what to do about it. */
-export interface Finding {
-  check: string;
-  problem: string;
-  fix: string;
-}
+export type { Finding };
 
 export interface DoctorInput {
   config: LoadedConfig;
@@ -29,9 +25,6 @@ export interface DoctorInput {
   /** A docker-compose file to check the engine service of, when there is one. */
   composeFile?: string;
 }
-
-/** Secrets only Steward's own processes may hold, by their environment variable. */
-const stewardSecrets = ['STEWARD_SECRETS_KEY', 'ADMIN_JWT_SECRET'];
 
 /** `steward doctor`: every check that can run, most serious first. */
 export async function examine(input: DoctorInput): Promise<Finding[]> {
@@ -45,7 +38,7 @@ export async function examine(input: DoctorInput): Promise<Finding[]> {
     add(
       'exposure',
       `Steward listens on ${config.server.host}:${config.server.port} in plain HTTP with no proxy in front (server.trust_proxy is off): passwords and tokens cross the network unencrypted`,
-      'put a TLS-terminating reverse proxy in front and set server.trust_proxy: true, or listen on 127.0.0.1 (STEWARD_HOST)',
+      "put a TLS-terminating reverse proxy in front and set server.trust_proxy to the proxy's address, or listen on 127.0.0.1 (STEWARD_HOST)",
     );
   }
 
@@ -123,76 +116,12 @@ export async function examine(input: DoctorInput): Promise<Finding[]> {
     }
   }
 
+  findings.push(...examineReach(config));
   if (input.composeFile) findings.push(...examineCompose(input.composeFile));
   return findings;
 }
 
 const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8).padStart(3, '0');
-
-interface ComposeService {
-  command?: string[] | string;
-  working_dir?: string;
-  environment?: Record<string, unknown> | string[];
-  volumes?: Array<string | { source?: string; target?: string }>;
-}
-
-/**
- * The engine service of a compose file gets what the supervised engine gets and nothing more:
- * no Steward secrets, no data volume, project config off, a working directory outside the
- * workspace (an `opencode.json` the AI writes there would otherwise be loaded at its next start).
- */
-export function examineCompose(file: string): Finding[] {
-  // Compose files share settings through YAML merge keys (`<<: *steward-env`).
-  const doc = parseYaml(readFileSync(file, 'utf8'), { merge: true }) as {
-    services?: Record<string, ComposeService>;
-  } | null;
-  const engine = doc?.services?.engine;
-  if (!engine) return [];
-  const findings: Finding[] = [];
-  const add = (problem: string, fix: string) =>
-    findings.push({ check: 'compose engine', problem: `${file}: ${problem}`, fix });
-  const env = Array.isArray(engine.environment)
-    ? Object.fromEntries(engine.environment.map((line) => line.split('=', 2) as [string, string]))
-    : (engine.environment ?? {});
-  for (const name of stewardSecrets) {
-    if (name in env)
-      add(
-        `the engine service has ${name} in its environment`,
-        `remove ${name} from the engine service`,
-      );
-  }
-  // `steward engine` sets the lockdown itself, from the same code as `steward start`.
-  const command = Array.isArray(engine.command)
-    ? engine.command
-    : (engine.command ?? '').split(' ');
-  const stewardEngine = command[0] === 'engine';
-  if (
-    !stewardEngine &&
-    String(env.OPENCODE_DISABLE_PROJECT_CONFIG ?? '') !== '1' &&
-    String(env.OPENCODE_DISABLE_PROJECT_CONFIG ?? '') !== 'true'
-  ) {
-    add(
-      "OPENCODE_DISABLE_PROJECT_CONFIG is not set: an opencode.json written into the workspace is loaded at the engine's next start",
-      'run the engine service as `steward engine` (see docker-compose.yml in the Steward repository), or set OPENCODE_DISABLE_PROJECT_CONFIG: "1" on it',
-    );
-  }
-  if (engine.working_dir && /^\/workspace(\/|$)/.test(engine.working_dir)) {
-    add(
-      `the engine's working directory is ${engine.working_dir}, inside the workspace the AI writes to`,
-      'give the engine a working directory outside the workspace',
-    );
-  }
-  for (const volume of engine.volumes ?? []) {
-    const [source, target] =
-      typeof volume === 'string' ? volume.split(':') : [volume.source, volume.target];
-    if (target === '/data' || source === 'steward-data')
-      add(
-        'the engine service mounts the Steward data volume',
-        'remove the /data volume from the engine service',
-      );
-  }
-  return findings;
-}
 
 export function formatFindings(findings: readonly Finding[]): string {
   if (findings.length === 0) return 'steward doctor: no findings\n';

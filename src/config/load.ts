@@ -5,13 +5,14 @@ import { assertSafeLayout } from './layout.js';
 import { ConfigError } from '../errors/config-error.js';
 import { configSchema, type Config } from './schema.js';
 
+type Kind = 'string' | 'number' | 'boolean' | 'list' | 'boolean or list';
+
 /** Environment variables and the config key each one overrides. */
-export const envOverrides: ReadonlyArray<
-  [string, string, 'string' | 'number' | 'boolean' | 'list']
-> = [
+export const envOverrides: ReadonlyArray<[string, string, Kind]> = [
   ['STEWARD_HOST', 'server.host', 'string'],
   ['STEWARD_PORT', 'server.port', 'number'],
-  ['STEWARD_TRUST_PROXY', 'server.trust_proxy', 'boolean'],
+  // `true`/`false`, or the proxies' addresses and networks (comma-separated).
+  ['STEWARD_TRUST_PROXY', 'server.trust_proxy', 'boolean or list'],
   ['STEWARD_SHUTDOWN_GRACE', 'server.shutdown_grace', 'number'],
   ['REDIS_URL', 'redis.url', 'string'],
   ['STEWARD_REDIS_PREFIX', 'redis.prefix', 'string'],
@@ -131,7 +132,12 @@ function dropNulls(node: Record<string, unknown>): Record<string, unknown> {
   return node;
 }
 
-function coerce(name: string, value: string, kind: 'number' | 'boolean' | 'list'): unknown {
+function coerce(name: string, value: string, kind: Exclude<Kind, 'string'>): unknown {
+  if (kind === 'boolean or list') {
+    return /^(1|true|yes|on|0|false|no|off)$/i.test(value)
+      ? coerce(name, value, 'boolean')
+      : coerce(name, value, 'list');
+  }
   if (kind === 'list')
     return value
       .split(',')

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** A duration such as `15m`, `72h`, `30s`, `500ms`, `2d`, or a number of milliseconds. */
@@ -17,6 +18,15 @@ export function parseDuration(text: string): number {
 }
 
 const port = z.coerce.number().int().min(0).max(65535);
+
+/** `10.0.0.2`, `fd00::1`, `172.30.0.0/24`, `fd00::/64`. */
+function isAddressOrNetwork(text: string): boolean {
+  const [address = '', prefix, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 const strict = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
 
 /** Entries of egress.allow: a host name, IP or CIDR, optionally with `:port`. */
@@ -47,7 +57,19 @@ export const configSchema = strict({
   server: strict({
     host: z.string().default('0.0.0.0'),
     port: port.default(8080),
-    trust_proxy: z.boolean().default(false),
+    /**
+     * Whose X-Forwarded-For to believe: `true` every peer's (only when nothing but a proxy can
+     * reach Steward), or the addresses and networks of the proxies; the client is then the last
+     * address a trusted peer added, whatever the client put in front of it.
+     */
+    trust_proxy: z
+      .union([
+        z.boolean(),
+        z
+          .array(z.string().refine(isAddressOrNetwork, 'expected an IP address or a CIDR network'))
+          .min(1),
+      ])
+      .default(false),
     body_limit: z
       .number()
       .int()

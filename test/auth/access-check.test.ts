@@ -55,4 +55,48 @@ describe('access check', () => {
     expect(await check.allows(claims())).toBe(false);
     expect(reads).toBe(2);
   });
+
+  it('watches long-lived connections: one read per session per period, ends only the ended', async () => {
+    const owners = new Map<string, string | null>([
+      ['s1', 'admin'],
+      ['s2', 'admin'],
+    ]);
+    let reads = 0;
+    let down = false;
+    const check = createAccessCheck({
+      sessions: {
+        owner: async (sid) => {
+          reads++;
+          if (down) throw new Error('connection refused');
+          return owners.get(sid) ?? null;
+        },
+      },
+      accessTtlMs: 900_000,
+      watchMs: 20,
+    });
+    const ended: string[] = [];
+    const stopA = check.watch(claims(), () => ended.push('a'));
+    check.watch(claims(), () => ended.push('b'));
+    check.watch(claims({ sid: 's2' }), () => ended.push('c'));
+    await new Promise((r) => setTimeout(r, 70));
+    expect(ended).toEqual([]);
+    // Two sessions, so two reads a period, however many sockets share them.
+    expect(reads % 2).toBe(0);
+
+    // A Redis outage is not a logout.
+    down = true;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(ended).toEqual([]);
+    down = false;
+
+    stopA();
+    owners.set('s1', null);
+    await expect.poll(() => ended).toEqual(['b']);
+    owners.set('s2', null);
+    await expect.poll(() => ended).toEqual(['b', 'c']);
+    // Each is told once, and a fresh read sees the logout at once.
+    await new Promise((r) => setTimeout(r, 60));
+    expect(ended).toEqual(['b', 'c']);
+    expect(await check.allowsNow(claims())).toBe(false);
+  });
 });

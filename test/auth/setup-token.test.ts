@@ -22,14 +22,35 @@ describe('setup token', () => {
   });
 
   it('counts only unforwarded loopback connections as local', () => {
-    expect(isLocalRequest('127.0.0.1', {})).toBe(true);
-    expect(isLocalRequest('127.8.9.10', {})).toBe(true);
-    expect(isLocalRequest('::1', {})).toBe(true);
-    expect(isLocalRequest('::ffff:127.0.0.1', {})).toBe(true);
-    expect(isLocalRequest('10.0.0.5', {})).toBe(false);
-    expect(isLocalRequest('::ffff:192.168.1.2', {})).toBe(false);
-    expect(isLocalRequest(undefined, {})).toBe(false);
-    expect(isLocalRequest('127.0.0.1', { 'x-forwarded-for': '198.51.100.1' })).toBe(false);
-    expect(isLocalRequest('127.0.0.1', { forwarded: 'for=198.51.100.1' })).toBe(false);
+    const host = { host: '127.0.0.1:8080' };
+    expect(isLocalRequest('127.0.0.1', host)).toBe(true);
+    expect(isLocalRequest('127.8.9.10', host)).toBe(true);
+    expect(isLocalRequest('::1', host)).toBe(true);
+    expect(isLocalRequest('::ffff:127.0.0.1', host)).toBe(true);
+    expect(isLocalRequest('10.0.0.5', host)).toBe(false);
+    expect(isLocalRequest('::ffff:192.168.1.2', host)).toBe(false);
+    expect(isLocalRequest(undefined, host)).toBe(false);
+    for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip', 'x-forwarded-host', 'via']) {
+      expect(isLocalRequest('127.0.0.1', { ...host, [header]: '198.51.100.1' }), header).toBe(
+        false,
+      );
+    }
+  });
+
+  it('is local only when Host and any Origin name this machine too (DNS rebinding, relays)', () => {
+    for (const name of ['localhost', 'localhost:8080', '127.0.0.1', '[::1]:8080', 'LOCALHOST']) {
+      expect(isLocalRequest('127.0.0.1', { host: name }), name).toBe(true);
+    }
+    // A rebound name resolves to 127.0.0.1, but the browser still sends its own Host.
+    for (const name of ['steward.attacker.example', 'evil.example:8080', '127.0.0.1.nip.io', '']) {
+      expect(isLocalRequest('127.0.0.1', { host: name }), name).toBe(false);
+    }
+    expect(isLocalRequest('127.0.0.1', {})).toBe(false);
+    const host = { host: 'localhost:8080' };
+    expect(isLocalRequest('::1', { ...host, origin: 'http://localhost:8080' })).toBe(true);
+    expect(isLocalRequest('::1', { ...host, origin: 'http://[::1]:5173' })).toBe(true);
+    for (const origin of ['http://evil.example', 'null', 'file://', 'not a url']) {
+      expect(isLocalRequest('127.0.0.1', { ...host, origin }), origin).toBe(false);
+    }
   });
 });

@@ -38,6 +38,18 @@ describe('loadConfig', () => {
     expect(config.mcp.http.allowed_hosts).toEqual(['api', 'steward.lan']);
   });
 
+  it("takes server.trust_proxy as true/false or as the proxies' addresses and networks", () => {
+    const trust = (value: string) =>
+      loadConfig({ cwd: tmp(), env: { STEWARD_TRUST_PROXY: value } }).server.trust_proxy;
+    expect(trust('true')).toBe(true);
+    expect(trust('off')).toBe(false);
+    expect(trust('10.213.47.0/24')).toEqual(['10.213.47.0/24']);
+    expect(trust('10.0.0.2, fd00::/64')).toEqual(['10.0.0.2', 'fd00::/64']);
+    for (const bad of ['proxy', '10.0.0.0/33', '10.0.0.0/8/8', 'fd00::/129']) {
+      expect(() => trust(bad), bad).toThrow(/server\.trust_proxy.*IP address or a CIDR network/s);
+    }
+  });
+
   it('names the key of a bad environment value', () => {
     expect(() => loadConfig({ cwd: tmp(), env: { STEWARD_PORT: 'abc' } })).toThrow(
       /server\.port \(from STEWARD_PORT\)/,

@@ -73,6 +73,8 @@ export interface TestServices extends Core, ServerParts {
   auth: AppDeps['auth']['service'];
   tokens: AppDeps['auth']['tokens'];
   setupToken: AppDeps['auth']['setupToken'];
+  /** The whole auth module: its signing secret, issuer and session check, for a second app. */
+  authModule: AppDeps['auth'];
 }
 
 export interface TestApp extends TestContext {
@@ -99,6 +101,7 @@ export async function createTestApp(
     auth: deps.auth.service,
     tokens: deps.auth.tokens,
     setupToken: deps.auth.setupToken,
+    authModule: deps.auth,
   };
   const app = await buildApp(deps);
   await app.ready();

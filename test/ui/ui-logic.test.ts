@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { diffRows } from '../../ui/src/diff-rows.js';
+import {
+  blankSchedule,
+  changedBody,
+  createBody,
+  type ScheduleForm,
+} from '../../ui/src/schedule-form.js';
 import { cronInWords, nextFirings } from '../../ui/src/schedule-time.js';
 import { scriptHash, sha256 } from '../../ui/src/sha256.js';
 import { hashSource } from '../../src/scripts/hashing.js';
@@ -64,5 +70,57 @@ describe('the cron preview', () => {
 
   it('says the expression in words', () => {
     expect(cronInWords('30 6 * * 1-5')).toBe('At 06:30, Monday through Friday');
+  });
+});
+
+describe('what a schedule save sends', () => {
+  const base: ScheduleForm = {
+    ...blankSchedule('UTC'),
+    name: 'nightly',
+    script_name: 'report.star',
+    provider: 'telegram',
+    channel_id: '42',
+    run_once: true,
+  };
+
+  it('sends only the fields the person changed, never a stale enabled', () => {
+    expect(changedBody(base, { ...base })).toEqual({});
+    expect(changedBody(base, { ...base, name: ' renamed ' })).toEqual({ name: 'renamed' });
+    expect(changedBody(base, { ...base, enabled: false })).toEqual({ enabled: false });
+    expect(changedBody(base, { ...base, cron_expr: '0 8 * * *', timezone: 'Europe/Oslo' })).toEqual(
+      { cron_expr: '0 8 * * *', timezone: 'Europe/Oslo' },
+    );
+  });
+
+  it('clears the other kind when the type changes, and the target when it is emptied', () => {
+    expect(changedBody(base, { ...base, type: 'agent', prompt: 'summarise' })).toEqual({
+      type: 'agent',
+      prompt: 'summarise',
+      script_name: null,
+    });
+    const agent = { ...base, type: 'agent' as const, script_name: '', prompt: 'a' };
+    expect(changedBody(agent, { ...agent, type: 'script', script_name: 'x.star' })).toEqual({
+      type: 'script',
+      script_name: 'x.star',
+      prompt: null,
+    });
+    expect(changedBody(agent, { ...agent, prompt: 'b' })).toEqual({ prompt: 'b' });
+    expect(changedBody(base, { ...base, provider: '' })).toEqual({ output_target: null });
+    expect(changedBody(base, { ...base, channel_id: ' 43 ' })).toEqual({
+      output_target: { provider: 'telegram', channel_id: '43' },
+    });
+  });
+
+  it('creates with the whole form', () => {
+    expect(createBody(base)).toEqual({
+      name: 'nightly',
+      type: 'script',
+      cron_expr: '0 7 * * *',
+      timezone: 'UTC',
+      enabled: true,
+      run_once: true,
+      script_name: 'report.star',
+      output_target: { provider: 'telegram', channel_id: '42' },
+    });
   });
 });

@@ -7,9 +7,10 @@ import type { ChatEvent, EventHub } from '../../engine/event-hub.js';
 import type { SessionsService } from '../../engine/sessions-service.js';
 import { isAppError } from '../../errors/catalogue.js';
 import { EngineUnavailableError } from '../../errors/engine-errors.js';
-import { UnauthorizedError } from '../../errors/request-errors.js';
+import { ServiceUnavailableError, UnauthorizedError } from '../../errors/request-errors.js';
 import type { StreamRedactor } from '../../secrets/stream-redactor.js';
 import type { AccessCheck } from '../../auth/access-check.js';
+import type { TokenClaims } from '../../auth/claims.js';
 import { tokenClaims } from '../plugins/auth.js';
 
 /** DESIGN "sizes": a WebSocket frame is at most 64 KiB, a chat message 32 KiB. */
@@ -22,8 +23,11 @@ export interface ChatRouteOptions {
   hub: EventHub;
   /** The token issuer (`admin.jwt.issuer`); the `/api` scope's auth plugin verifies the token. */
   issuer: string;
-  /** The access token's session must still live, as for every other protected route. */
-  access: Pick<AccessCheck, 'allows'>;
+  /**
+   * The access token's session must still live, as for every other protected route: checked at
+   * the upgrade, before each prompt, and watched while the socket is open.
+   */
+  access: Pick<AccessCheck, 'allows' | 'allowsNow' | 'watch'>;
   /** A fresh streaming redactor per connection: secrets split across text pieces are caught. */
   createRedactor: () => StreamRedactor;
 }
@@ -36,12 +40,19 @@ const clientMessage = z.object({
 });
 
 type ServerMessage = ChatEvent | { type: 'connected'; session_id: string };
+
+/** The close frame for a socket whose login session ended (1008: policy violation). */
+export const SESSION_ENDED = {
+  code: 1008,
+  reason: 'session ended (logged out or revoked): log in again',
+} as const;
 /** What `ws` hands a message listener (its types are not installed). */
 type RawData = Buffer | ArrayBuffer | Buffer[];
 interface ChatSocket {
   readonly readyState: number;
   readonly OPEN: number;
   send(data: string): void;
+  close(code: number, reason: string): void;
   on(event: 'close', listener: () => void): void;
   on(event: 'message', listener: (data: RawData) => void): void;
 }
@@ -61,6 +72,8 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
     await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   }
   const r = app.withTypeProvider<ZodTypeProvider>();
+  /** The verified claims of each upgrade request, from the check to the handler. */
+  const claimsOf = new WeakMap<object, TokenClaims>();
 
   r.get(
     '/sessions/:id/chat',
@@ -75,11 +88,13 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
           throw new UnauthorizedError('invalid or expired access token');
         }
         await sessions.get(req.params.id);
+        claimsOf.set(req, claims);
       },
     },
     (ws, req) => {
       const socket = ws as ChatSocket;
       const sessionID = req.params.id;
+      const claims = claimsOf.get(req) as TokenClaims;
       const redactor = createRedactor();
       const send = (message: ServerMessage) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -113,7 +128,16 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
       /** The spec's one error form, also for a frame the client got wrong. */
       const invalid = (why: string) =>
         send({ type: 'error', content: `Engine error: invalid message: ${why}` });
-      socket.on('close', off);
+      // Logout or revocation anywhere in the deployment ends this socket, as it ends REST calls.
+      const endSession = () => {
+        if (socket.readyState === socket.OPEN)
+          socket.close(SESSION_ENDED.code, SESSION_ENDED.reason);
+      };
+      const unwatch = access.watch(claims, endSession);
+      socket.on('close', () => {
+        off();
+        unwatch();
+      });
       socket.on('message', (data: RawData) => void onMessage(data));
       send({ type: 'connected', session_id: sessionID });
 
@@ -134,6 +158,12 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
           );
         }
         try {
+          // Read now, not from the cache: a prompt sent just after logout must not reach the
+          // engine. Without Redis nothing is sent either, as REST answers 503 then.
+          const allowed = await access.allowsNow(claims).catch(() => {
+            throw new ServiceUnavailableError('the store is unavailable; try again shortly');
+          });
+          if (!allowed) return endSession();
           // Subscribed above, but the shared stream may still be connecting: the reply must not
           // start before it is open, or its first pieces are lost.
           await hub.whenConnected(5000).catch(() => {

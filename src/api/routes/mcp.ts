@@ -7,12 +7,19 @@ import type { ToolRateLimiter } from '../../mcp/rate-limit.js';
 import { rpcCodes, rpcErrorResponse, type RpcCode } from '../../errors/rpc-error.js';
 import { isLoopbackHost, loopbackHosts } from '../../net/loopback.js';
 import type { Toolset } from '../../mcp/toolset.js';
+import type { RateLimit } from '../../auth/rate-limits.js';
+import { byIp, countRequest } from '../plugins/rate-limit.js';
 
 export interface McpHttpOptions {
   mcp: Config['mcp']['http'];
   /** Loaded on first use (see `lazyToolset` in app.ts). */
   toolset: () => Promise<Toolset>;
   limiter: ToolRateLimiter;
+  /**
+   * Counts refused bearer tokens per client IP (the `/api` limit, `auth.limits.api`): a guesser
+   * meets 429 here as at `/api`, on the same counter.
+   */
+  failures: RateLimit;
 }
 
 function hostname(value: string): string {
@@ -74,7 +81,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
       .type('application/json')
       .send(rpcErrorResponse(id, code, message));
 
-  const guard = (request: FastifyRequest, reply: FastifyReply): boolean => {
+  const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
     const host = hostname(request.headers.host ?? '');
     if (!allowedHosts.has(host)) {
       void rpcReply(
@@ -102,6 +109,9 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
     const auth = request.headers.authorization ?? '';
     const match = /^Bearer (.+)$/i.exec(auth);
     if (!token || !match || !sameSecret(match[1] as string, token)) {
+      // Throws 429 `rate_limited` once this address has failed too often (as at /api, a right
+      // token from the same address still passes: it is 32 random characters, not guessable).
+      await countRequest(opts.failures, byIp, request, reply);
       void reply.code(401).header('www-authenticate', 'Bearer').send({
         error: 'unauthorized',
         message: 'a valid bearer token (mcp.http.token) is required',
@@ -112,7 +122,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
   };
 
   app.post('/mcp', async (request, reply) => {
-    if (!guard(request, reply)) return reply;
+    if (!(await guard(request, reply))) return reply;
     let raw: unknown;
     try {
       raw = JSON.parse(String(request.body ?? ''));
@@ -155,7 +165,7 @@ export const mcpHttpRoutes: FastifyPluginAsync<McpHttpOptions> = async (app, opt
 
   // Stateless server: no standalone SSE stream and no sessions to delete.
   const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!guard(request, reply)) return reply;
+    if (!(await guard(request, reply))) return reply;
     return reply
       .code(405)
       .header('allow', 'POST')

@@ -56,7 +56,7 @@ async function buildTestApp(client: EngineClient, hub: EventHub, redis: Redis) {
         hub,
         issuer: auth.issuer,
         // Session liveness is the access check's own test (test/auth/access-check.test.ts).
-        access: { allows: async () => true },
+        access: { allows: async () => true, allowsNow: async () => true, watch: () => () => {} },
         createRedactor: () =>
           createStreamRedactor(createRedactor([{ name: 'API_KEY', value: SECRET }])),
       });

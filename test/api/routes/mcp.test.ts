@@ -30,9 +30,13 @@ async function build(
       makeContext: (signal) => ({ logger, signal }) as unknown as ToolContext,
     }),
     limiter: createToolRateLimiter(limits),
+    // Refused tokens are counted on Redis; test/api/routes/mcp-auth-limit.test.ts checks that.
+    failures: { limit: 1000, consume: async () => unlimited },
   });
   return app;
 }
+
+const unlimited = { allowed: true, limit: 1000, remaining: 999, resetAt: 0, retryAfter: 1 };
 
 const headers = (extra: Record<string, string> = {}) => ({
   authorization: `Bearer ${TOKEN}`,

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../../src/store/keys.js';
@@ -153,5 +155,95 @@ describe('setup from another machine', () => {
     expect(existsSync(t.services.setupToken.file)).toBe(false);
     // After setup everyone gets the spec's answer, token or not.
     expect((await post({ 'x-setup-token': token })).json().error).toBe('setup_completed');
+  });
+});
+
+describe('setup through a rebound name or a local relay', () => {
+  let t: TestApp;
+  let relay: net.Server;
+  let apiPort: number;
+  let relayPort: number;
+  beforeAll(async () => {
+    t = await createTestApp({}, 'setup-relay');
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    apiPort = (t.app.server.address() as AddressInfo).port;
+    // socat-style: bytes from 127.0.0.1 passed on as they are, no X-Forwarded-For added.
+    relay = net.createServer((client) => {
+      const upstream = net.connect(apiPort, '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    relayPort = (relay.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => relay.close(resolve));
+    await t.close();
+  });
+
+  /** A real HTTP request over a loopback socket, with the Host and headers given. */
+  const post = (port: number, headers: Record<string, string>) =>
+    new Promise<{ status: number; body: { error?: string } }>((resolve, reject) => {
+      const payload = JSON.stringify(body(good));
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/setup',
+          headers: { 'content-type': 'application/json', ...headers },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { error?: string } }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+
+  it('wants the token for a foreign Host or Origin on a loopback socket, and through a relay', async () => {
+    const token = await t.services.setupToken.ensure();
+    // A page on a name rebound to 127.0.0.1: its Host and Origin are the attacker's.
+    const rebound = await post(apiPort, {
+      host: `steward.attacker.example:${apiPort}`,
+      origin: `http://steward.attacker.example:${apiPort}`,
+    });
+    expect(rebound).toEqual({ status: 403, body: expect.objectContaining({ error: 'forbidden' }) });
+    // A loopback Host does not excuse a foreign page's Origin.
+    const foreignOrigin = await post(apiPort, {
+      host: `127.0.0.1:${apiPort}`,
+      origin: 'https://evil.example',
+    });
+    expect(foreignOrigin.status).toBe(403);
+    // A relay on this machine (socat, nginx proxy_pass without X-Forwarded-For) for a client
+    // elsewhere, who calls Steward by its public name.
+    const relayed = await post(relayPort, { host: 'steward.example.org' });
+    expect(relayed.status).toBe(403);
+    expect(await t.ctx.redis.exists(keys.adminUser())).toBe(0);
+
+    // With the token, the same relayed request creates the admin.
+    const ok = await post(relayPort, { host: 'steward.example.org', 'x-setup-token': token });
+    expect(ok.status).toBe(200);
+    expect(await t.ctx.redis.exists(keys.adminUser())).toBe(1);
+  });
+
+  it('needs no token from this machine calling it by a loopback name', async () => {
+    const local = await createTestApp({}, 'setup-local');
+    try {
+      await local.app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (local.app.server.address() as AddressInfo).port;
+      const res = await post(port, {
+        host: `localhost:${port}`,
+        origin: `http://localhost:${port}`,
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await local.close();
+    }
   });
 });

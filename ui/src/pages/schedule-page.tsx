@@ -25,67 +25,16 @@ import { ConfirmButton } from '../components/confirm-button';
 import { DataTable } from '../components/data-table';
 import { Empty, ErrorAlert, Loaded, Loading } from '../components/states';
 import { When } from '../components/time';
+import {
+  blankSchedule,
+  changedBody,
+  createBody,
+  toScheduleForm,
+  type ScheduleForm,
+} from '../schedule-form';
 import { cronInWords, formatIn, nextFirings, timeZones } from '../schedule-time';
 
-interface Form {
-  name: string;
-  type: 'script' | 'agent';
-  cron_expr: string;
-  timezone: string;
-  script_name: string;
-  prompt: string;
-  provider: string;
-  channel_id: string;
-  enabled: boolean;
-  run_once: boolean;
-}
-
-const blank: Form = {
-  name: '',
-  type: 'script',
-  cron_expr: '0 7 * * *',
-  timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
-  script_name: '',
-  prompt: '',
-  provider: '',
-  channel_id: '',
-  enabled: true,
-  run_once: false,
-};
-
-function toForm(s: Schedule): Form {
-  return {
-    name: s.name,
-    type: s.type,
-    cron_expr: s.cron_expr,
-    timezone: s.timezone,
-    script_name: s.script_name ?? '',
-    prompt: s.prompt ?? '',
-    provider: s.output_target?.provider ?? '',
-    channel_id: s.output_target?.channel_id ?? '',
-    enabled: s.enabled,
-    run_once: s.run_once,
-  };
-}
-
-function toBody(f: Form, isNew: boolean) {
-  const target =
-    f.provider && f.channel_id
-      ? { provider: f.provider as 'telegram', channel_id: f.channel_id.trim() }
-      : null;
-  return {
-    name: f.name.trim(),
-    type: f.type,
-    cron_expr: f.cron_expr.trim(),
-    timezone: f.timezone,
-    enabled: f.enabled,
-    run_once: f.run_once,
-    ...(f.type === 'script'
-      ? { script_name: f.script_name, ...(isNew ? {} : { prompt: null }) }
-      : { prompt: f.prompt, ...(isNew ? {} : { script_name: null }) }),
-    ...(target ? { output_target: target } : isNew ? {} : { output_target: null }),
-  };
-}
+type Form = ScheduleForm;
 
 export default function SchedulePage() {
   const { id } = useParams();
@@ -120,7 +69,13 @@ export default function SchedulePage() {
 
 function ScheduleForm({ existing, onSaved }: { existing: Schedule | null; onSaved: () => void }) {
   const navigate = useNavigate();
-  const [form, setForm] = useState<Form>(existing ? toForm(existing) : blank);
+  const initial = () =>
+    existing
+      ? toScheduleForm(existing)
+      : blankSchedule(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  const [form, setForm] = useState<Form>(initial);
+  // The schedule as the form last loaded it: a save sends only what differs from it.
+  const [base, setBase] = useState<Form>(initial);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -136,7 +91,10 @@ function ScheduleForm({ existing, onSaved }: { existing: Schedule | null; onSave
   // The schedule changed on the server (a run-once run disabled it, say): show that, unless
   // the administrator is in the middle of editing.
   useEffect(() => {
-    if (existing && !dirty) setForm(toForm(existing));
+    if (existing && !dirty) {
+      setForm(toScheduleForm(existing));
+      setBase(toScheduleForm(existing));
+    }
   }, [existing?.updated_at, existing?.enabled]);
 
   const save = async () => {
@@ -144,12 +102,16 @@ function ScheduleForm({ existing, onSaved }: { existing: Schedule | null; onSave
     setError(null);
     try {
       if (existing) {
-        await api.put(`/api/schedules/${encodeURIComponent(existing.id)}`, toBody(form, false));
+        const changes = changedBody(base, form);
+        if (Object.keys(changes).length > 0) {
+          await api.put(`/api/schedules/${encodeURIComponent(existing.id)}`, changes);
+        }
         setSaved(true);
         setDirty(false);
+        // Shows the schedule as it now is, fields the server changed meanwhile included.
         onSaved();
       } else {
-        const created = await api.post<Schedule>('/api/schedules', toBody(form, true));
+        const created = await api.post<Schedule>('/api/schedules', createBody(form));
         navigate(`/schedules/${encodeURIComponent(created.id)}`, { replace: true });
       }
     } catch (err) {
