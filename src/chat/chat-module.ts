@@ -21,7 +21,7 @@ export interface ChatModuleDeps {
   /** A blocking reader of webhook updates on a connection of its own (webhook mode). */
   openUpdateReader?: () => ChatUpdateReader;
   /** What script reviews from chat need (`chat.approvals`). */
-  reviews?: Pick<ScriptApprovalsDeps, 'scripts' | 'adminName'>;
+  reviews?: Pick<ScriptApprovalsDeps, 'scripts' | 'adminName' | 'secretEgress'>;
   log: Logger;
 }
 

@@ -248,6 +248,8 @@ export const configSchema = strict({
       /** The one user whose taps decide; default the channel id (a private chat's user). */
       user_id: z.string().optional(),
       ttl: durationSchema.default(24 * 3600 * 1000),
+      /** The web UI's address as the administrator opens it; a review too long for chat links there. */
+      ui_url: z.string().url().optional(),
     }).optional(),
   }).prefault({}),
   calendar: strict({

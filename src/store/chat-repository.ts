@@ -44,6 +44,12 @@ export interface StoredApproval {
   expires_at: number;
   state: ApprovalState;
   reason_prompt_id?: string;
+  /**
+   * Every line of the text under review reached the chat (the buttons went under its last
+   * part). Unset on requests too long to show, and on those stored before it existed: neither
+   * can approve.
+   */
+  approvable?: boolean;
 }
 
 /**
@@ -85,10 +91,15 @@ export interface ChatRepository {
   approval(id: string): Promise<StoredApproval | null>;
   openApprovalOf(script: string): Promise<string | null>;
   openApprovals(): Promise<StoredApproval[]>;
-  /** Closes an open request once (the state it had), or null when someone else closed it. */
+  /**
+   * Closes an open request once (the state it had), or null when someone else closed it. With
+   * `now`, a request whose `expires_at` is not after it is left alone (null): a decision never
+   * lands on an expired request, whenever the sweep comes.
+   */
   closeApproval(
     request: Pick<StoredApproval, 'id' | 'script'>,
     state: ApprovalState,
+    now?: number,
   ): Promise<StoredApproval | null>;
   /** The id of the request's message, known once it was sent. */
   setApprovalMessage(id: string, messageId: string): Promise<void>;
@@ -239,7 +250,7 @@ export function createChatRepository(redis: Redis): ChatRepository {
         .filter((r): r is string => r !== null)
         .map((r) => JSON.parse(r) as StoredApproval);
     },
-    async closeApproval(request, state) {
+    async closeApproval(request, state, now) {
       const raw = (await callLua(
         redis,
         'chatApprovalClose',
@@ -247,6 +258,7 @@ export function createChatRepository(redis: Redis): ChatRepository {
         keys.chatApprovalsOpen(),
         state,
         request.script,
+        now ?? '',
       )) as string | null;
       return raw ? (JSON.parse(raw) as StoredApproval) : null;
     },

@@ -1,5 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createChatRepository, type StoredPairing } from '../../src/store/chat-repository.js';
+import {
+  createChatRepository,
+  type StoredApproval,
+  type StoredPairing,
+} from '../../src/store/chat-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
 
 const pairing = (code: string, user: string, expiresIn = 60_000): StoredPairing => ({
@@ -86,5 +90,30 @@ describe('chat repository', () => {
     expect(await repo.claimPart('run1:telegram:1', 1, 60_000)).toBe('claimed');
     await repo.releasePart('run1:telegram:1', 1);
     expect(await repo.claimPart('run1:telegram:1', 1, 60_000)).toBe('claimed');
+  });
+
+  it('closes an approval request with a decision only while it has not expired', async () => {
+    const at = Date.now();
+    const request: StoredApproval = {
+      id: 'req1',
+      script: 'a.star',
+      hash: 'sha256:00',
+      provider: 'telegram',
+      chat_id: '1',
+      message_id: '9',
+      text: 'Review a.star',
+      approver_id: '1',
+      created_at: new Date(at).toISOString(),
+      expires_at: at + 1000,
+      state: 'open',
+      approvable: true,
+    };
+    await repo.openApproval(request, 60_000);
+    // A decision at or after expires_at finds nothing to close; the sweep still can.
+    expect(await repo.closeApproval(request, 'approved', at + 1000)).toBeNull();
+    expect((await repo.approval('req1'))?.state).toBe('open');
+    expect((await repo.closeApproval(request, 'approved', at + 999))?.state).toBe('open');
+    expect((await repo.approval('req1'))?.state).toBe('approved');
+    expect(await repo.closeApproval(request, 'expired')).toBeNull();
   });
 });
