@@ -19,6 +19,8 @@ export const keys = {
   scriptVersion: (name: string, commit: string) => `script:${name}:version:${commit}`,
   scriptHistory: (name: string) => `script:${name}:history`,
   scriptLock: (name: string) => `lock:script:${name}`,
+  /** Hash: script name → hash of the text the tool server last wrote to its file (provenance). */
+  scriptToolWrites: () => 'scripts:tool-written',
 
   /** Answers for the callers of one queue client (one process), by that client's id. */
   runReplies: (client: string) => `run-replies:${client}`,
