@@ -192,6 +192,13 @@ export const configSchema = strict({
       allow: z
         .array(z.union([z.number().int(), z.string().regex(/^\d+$/)]).transform(String))
         .default([]),
+      /**
+       * Group chat ids where the bot answers messages that mention it (and may post); elsewhere
+       * it answers private chats only.
+       */
+      groups: z
+        .array(z.union([z.number().int(), z.string().regex(/^-?\d+$/)]).transform(String))
+        .default([]),
       /** The Bot API root; egress rules do not apply to it. */
       api_root: z.string().url().default('https://api.telegram.org'),
       /**

@@ -75,6 +75,8 @@ export interface ChatRepository {
   approveIdentity(identity: StoredIdentity): Promise<void>;
   /** True for the first call per (provider, user) within `windowMs`. */
   claimStrangerAnswer(provider: string, userId: string, windowMs: number): Promise<boolean>;
+  /** True for the first call per (provider, update) within `keepMs`: an update is handled once. */
+  claimUpdate(provider: string, updateId: string, keepMs: number): Promise<boolean>;
   identity(provider: string, userId: string): Promise<StoredIdentity | null>;
   identities(): Promise<StoredIdentity[]>;
   sessionOf(provider: string, chatId: string): Promise<string | null>;
@@ -186,6 +188,10 @@ export function createChatRepository(redis: Redis): ChatRepository {
     async claimStrangerAnswer(provider, userId, windowMs) {
       const key = keys.chatStrangerAnswered(provider, userId);
       return (await redis.set(key, '1', 'PX', windowMs, 'NX')) === 'OK';
+    },
+    async claimUpdate(provider, updateId, keepMs) {
+      const key = keys.chatUpdateSeen(provider, updateId);
+      return (await redis.set(key, '1', 'PX', keepMs, 'NX')) === 'OK';
     },
     async approveIdentity(identity) {
       await redis.hset(

@@ -87,6 +87,9 @@ export const keys = {
   chatApprovalReasons: () => 'chat:approval-reasons',
   /** List of webhook updates an API process received, for the gateway's leader to handle. */
   chatUpdates: (provider: string) => `chat:updates:${provider}`,
+  /** Claim of one update id (Telegram: "<bot id>:<update id>"), so it is handled once. */
+  chatUpdateSeen: (provider: string, updateId: string) =>
+    `chat:update-seen:${provider}:${updateId}`,
   /** Hash: message part → sending | sent, for one (run or call, target) delivery. */
   chatDelivery: (deliveryId: string) => `chat:delivery:${deliveryId}`,
 
