@@ -62,12 +62,13 @@ export interface ChatRepository {
   releaseLease(owner: string): Promise<void>;
   /**
    * Stores `pairing` unless its identity already has a pending one (returned instead, with
-   * `created: false`); null when `maxPending` others are waiting.
+   * `created: false`). With `maxPending` of its provider waiting, the oldest of them is dropped
+   * (`evicted`, its code) to make room.
    */
   requestPairing(
     pairing: StoredPairing,
     maxPending: number,
-  ): Promise<{ code: string; created: boolean } | null>;
+  ): Promise<{ code: string; created: boolean; evicted?: string }>;
   /** Pending requests that have not expired, oldest first. */
   pendingPairings(now: number): Promise<StoredPairing[]>;
   /** Removes a pending request and returns it (null if unknown or expired). */
@@ -170,8 +171,10 @@ export function createChatRepository(redis: Redis): ChatRepository {
         pairing.code,
         JSON.stringify(pairing),
         maxPending,
-      )) as [string, number] | null;
-      return reply ? { code: reply[0], created: reply[1] === 1 } : null;
+        pairing.provider,
+      )) as [string, number, string];
+      const [code, created, evicted] = reply;
+      return { code, created: created === 1, ...(evicted ? { evicted } : {}) };
     },
     async pendingPairings(now) {
       const all = Object.values(await redis.hgetall(keys.chatPairings()));
