@@ -3,11 +3,14 @@ import { NotFoundError } from '../errors/request-errors.js';
 import type { ChatRepository, StoredIdentity, StoredPairing } from '../store/chat-repository.js';
 import type { ChatProviderName, InboundMessage } from './provider.js';
 
-/** DESIGN "Chat gateway": a pairing code has 8 characters, lives 1 h, and at most 3 wait. */
+/**
+ * A pairing code has 8 characters and lives 1 h; up to 20 wait per provider, and a new request
+ * beyond that drops the oldest one, so a handful of strangers cannot keep everyone else out.
+ */
 export const PAIRING_CODE_LENGTH = 8;
 export const PAIRING_TTL_MS = 60 * 60 * 1000;
-export const MAX_PENDING_PAIRINGS = 3;
-/** A stranger writing again is answered at most this often (their code again, or "too many"). */
+export const MAX_PENDING_PAIRINGS = 20;
+/** A stranger is answered (with their code) at most this often. */
 export const STRANGER_ANSWER_WINDOW_MS = 60 * 1000;
 // No 0/O, 1/I/L: the code is read off a phone and typed into the admin UI.
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -30,11 +33,14 @@ export type IdentityView = StoredIdentity;
  */
 export interface ChatAccess {
   allowed(provider: ChatProviderName, userId: string): Promise<boolean>;
-  /** A pairing code for an unknown sender (the same one while it is pending); null when too many wait. */
-  requestPairing(message: InboundMessage): Promise<{ code: string; created: boolean } | null>;
   /**
-   * Whether to answer a stranger now: always for a new code, else once a minute per sender, so
-   * a flood from strangers cannot make the bot spend its platform rate limit on them.
+   * A pairing code for an unknown sender (the same one while it is pending); with too many of
+   * the provider's waiting, the oldest request makes room.
+   */
+  requestPairing(message: InboundMessage): Promise<{ code: string; created: boolean }>;
+  /**
+   * Whether to answer a stranger now: once a minute per sender, so a flood from strangers cannot
+   * make the bot spend its platform rate limit on them.
    */
   mayAnswerStranger(provider: ChatProviderName, userId: string): Promise<boolean>;
   pairings(): Promise<PairingView[]>;
@@ -99,7 +105,7 @@ export function createChatAccess(deps: ChatAccessDeps): ChatAccess {
     },
     async requestPairing(message) {
       const at = now();
-      return repo.requestPairing(
+      const { code, created } = await repo.requestPairing(
         {
           code: newPairingCode(),
           identity: `${message.provider}:${message.userId}`,
@@ -112,6 +118,7 @@ export function createChatAccess(deps: ChatAccessDeps): ChatAccess {
         },
         MAX_PENDING_PAIRINGS,
       );
+      return { code, created };
     },
     mayAnswerStranger: (provider, userId) =>
       repo.claimStrangerAnswer(provider, userId, STRANGER_ANSWER_WINDOW_MS),

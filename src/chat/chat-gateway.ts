@@ -230,15 +230,12 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
   async function handle(provider: ChatProvider, message: InboundMessage): Promise<void> {
     if (!(await deps.access.allowed(message.provider, message.userId))) {
       const pairing = await deps.access.requestPairing(message);
-      // A new code is always told; anything else to a stranger at most once a minute.
-      const answer =
-        (await deps.access.mayAnswerStranger(message.provider, message.userId)) || pairing?.created;
-      if (!answer) return;
+      // At most once a minute per stranger, a new code or not: a code dropped to make room and
+      // asked for again must not open a way to make the bot write without limit.
+      if (!(await deps.access.mayAnswerStranger(message.provider, message.userId))) return;
       await provider.send(
         message.chatId,
-        pairing
-          ? `This assistant is private. To talk to it, ask its administrator to approve pairing code ${pairing.code} (valid for ${PAIRING_TTL_MS / 60_000} minutes).`
-          : 'This assistant is private, and too many pairing requests are waiting. Try again later.',
+        `This assistant is private. To talk to it, ask its administrator to approve pairing code ${pairing.code} (valid for ${PAIRING_TTL_MS / 60_000} minutes).`,
       );
       return;
     }

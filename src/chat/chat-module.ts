@@ -10,6 +10,9 @@ import {
   type ScriptApprovalsDeps,
 } from './script-approvals.js';
 
+/** How long a handled update id is remembered: Telegram redelivers for at most 24 h. */
+const UPDATE_CLAIM_MS = 24 * 3600 * 1000;
+
 export interface ChatModuleDeps {
   config: Config['chat'];
   /** Provider tokens are Steward secrets, read when a provider is built. */
@@ -21,7 +24,7 @@ export interface ChatModuleDeps {
   /** A blocking reader of webhook updates on a connection of its own (webhook mode). */
   openUpdateReader?: () => ChatUpdateReader;
   /** What script reviews from chat need (`chat.approvals`). */
-  reviews?: Pick<ScriptApprovalsDeps, 'scripts' | 'adminName'>;
+  reviews?: Pick<ScriptApprovalsDeps, 'scripts' | 'adminName' | 'secretEgress'>;
   log: Logger;
 }
 
@@ -57,7 +60,11 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
       slack: config.slack?.allow ?? [],
       discord: config.discord?.allow ?? [],
     },
-    channels: { slack: config.slack?.channels ?? [], discord: config.discord?.channels ?? [] },
+    channels: {
+      telegram: config.telegram?.groups ?? [],
+      slack: config.slack?.channels ?? [],
+      discord: config.discord?.channels ?? [],
+    },
   });
 
   // Said once per secret: the gateway asks again every ten seconds until the token is stored.
@@ -103,9 +110,15 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
       const url = config.telegram.webhook_url;
       const reader =
         url && purpose === 'receive' && deps.openUpdateReader ? deps.openUpdateReader() : null;
+      const token = values[0] as string;
+      // Update ids count per bot: the bot's id (the token's public part) scopes the claims.
+      const botId = token.split(':')[0] ?? '';
       return createTelegramProvider({
-        token: values[0] as string,
+        token,
         apiRoot: config.telegram.api_root,
+        groups: config.telegram.groups,
+        claimUpdate: (updateId) =>
+          deps.repo.claimUpdate('telegram', `${botId}:${updateId}`, UPDATE_CLAIM_MS),
         redact: deps.redact,
         log: log.child({ component: 'telegram' }),
         ...(url && reader

@@ -22,6 +22,12 @@ export interface SendOptions {
    * ended (a crash) stops the delivery as `unknown` instead of being sent twice.
    */
   deliveryId?: string;
+  /**
+   * The administrator chose this chat (a schedule's `output_target`, DESIGN "schedule targets"):
+   * it need not be reachable by the allow-lists and `channels`, which bound who may talk to the
+   * bot and where the AI's `chat_send` may write.
+   */
+  chosenByAdmin?: boolean;
 }
 
 export interface ChatOutbox {
@@ -38,7 +44,10 @@ export interface ChatOutbox {
 /** How long a delivery's claims are kept: longer than any retry of its job. */
 const CLAIM_KEEP_MS = 7 * 24 * 3600 * 1000;
 
-/** Outbound chat messages that nobody asked for in that chat: `chat_send` and schedule output. */
+/**
+ * Outbound chat messages that nobody asked for in that chat: `chat_send` (only to reachable
+ * chats) and schedule output (to the target the administrator set).
+ */
 export function createChatOutbox(deps: ChatOutboxDeps): ChatOutbox {
   return {
     configured: () => deps.configured,
@@ -50,7 +59,7 @@ export function createChatOutbox(deps: ChatOutboxDeps): ChatOutbox {
           permanent: true,
         });
       }
-      if (!(await deps.access.reachable(name, chatId))) {
+      if (!options.chosenByAdmin && !(await deps.access.reachable(name, chatId))) {
         throw new ChatSendError(
           `the bot may not write to ${name} chat ${chatId}: only allowed or paired users and configured channels`,
           { sent: false, permanent: true },

@@ -6,12 +6,15 @@ import type { ScriptRecord } from '../scripts/script-schema.js';
 import type { ScriptChange, ScriptService } from '../scripts/script-service.js';
 import type { ChatRepository, StoredApproval } from '../store/chat-repository.js';
 import type { ChatProvider, ChatProviderName, InboundAction, InboundMessage } from './provider.js';
+import { reviewText } from './review-request.js';
 
 export interface ApprovalsConfig {
   provider: ChatProviderName;
   channel_id: string;
   user_id?: string | undefined;
   ttl: number;
+  /** The web UI's address as the administrator opens it: a review too long for chat links there. */
+  ui_url?: string | undefined;
 }
 
 export interface ScriptApprovalsDeps {
@@ -31,9 +34,11 @@ export interface ScriptApprovalsDeps {
     | 'awaitReason'
     | 'approvalAnswering'
   >;
-  scripts: Pick<ScriptService, 'get' | 'approve' | 'reject' | 'versions' | 'version'>;
+  scripts: Pick<ScriptService, 'get' | 'approve' | 'reject' | 'versions' | 'approvedVersion'>;
   /** Who a decision from chat is recorded as (`approved_by`): the admin account's name. */
   adminName: () => Promise<string>;
+  /** `scripts.secret_egress`: how a secret declared without destinations is described. */
+  secretEgress: 'bound' | 'any';
   redact: (text: string) => string;
   log: Logger;
   now?: () => number;
@@ -50,17 +55,17 @@ export interface ScriptApprovals {
   expire(): Promise<number>;
 }
 
-/** The body of a request may use this much of a message; the diff is cut to fit. */
-const MAX_REQUEST_CHARS = 3500;
+const expiredAnswer = 'This review expired: review it in the web UI or the API.';
 
 /**
  * Script reviews in the administrator's chat (DESIGN "Chat gateway", approvals): each version
  * that becomes pending is sent with its name, short hash, author, declared secrets with their
- * destinations and the diff against the last approved version, under Approve / Reject buttons
- * that carry the request's id. The request holds the hash shown, and a tap approves exactly that
- * hash: if the script changed since, nothing is approved. Only the configured user decides;
- * Reject asks for a reason as a reply. Requests expire after `ttl`; a decision made elsewhere
- * (API, UI) edits the request to say so.
+ * destinations and the diff against the last approved version (`review-request.ts`: in several
+ * messages when long, the Approve / Reject buttons under the last; too long for chat, no
+ * Approve), the buttons carrying the request's id. The request holds the hash shown, and a tap
+ * approves exactly that hash: if the script changed since, nothing is approved. Only the
+ * configured user decides; Reject asks for a reason as a reply. Requests expire after `ttl`,
+ * checked at each tap; a decision made elsewhere (API, UI) edits the request to say so.
  */
 export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApprovals {
   const { config, repo, scripts, log } = deps;
@@ -68,51 +73,33 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
   const approver = config.user_id ?? config.channel_id;
   const keepMs = config.ttl + 7 * 24 * 3600 * 1000;
 
-  async function lastApprovedSource(record: ScriptRecord): Promise<string | null> {
-    if (!record.approved_hash) return null;
-    for (const entry of (await scripts.versions(record.name)).slice(0, 50)) {
-      const version = await scripts.version(record.name, entry.commit);
-      if (version?.hash === record.approved_hash) return version.source;
-    }
-    return null;
-  }
-
-  async function requestText(record: ScriptRecord, maxChars: number): Promise<string> {
+  async function requestParts(record: ScriptRecord, maxChars: number) {
     const [latest] = await scripts.versions(record.name);
-    const author = latest?.author ?? record.metadata.author;
-    const short = record.hash.replace(/^sha256:/, '').slice(0, 12);
-    const destinations = record.metadata.secret_destinations ?? {};
-    const secrets = record.metadata.secrets.map((name) => {
-      const bound = destinations[name];
-      return bound ? `${name} → ${bound.join(', ')}` : `${name} (any destination)`;
+    const before = (await scripts.approvedVersion(record))?.source ?? null;
+    return reviewText({
+      record,
+      author: latest?.author ?? record.metadata.author,
+      before,
+      diff: before === null ? '' : unifiedDiff(record.name, before, record.source),
+      secretEgress: deps.secretEgress,
+      uiUrl: config.ui_url,
+      maxChars,
+      redact: deps.redact,
     });
-    const before = await lastApprovedSource(record);
-    const body = before === null ? record.source : unifiedDiff(record.name, before, record.source);
-    const head = [
-      `Review ${record.name} (${before === null ? 'new' : 'changed since its approval'})`,
-      `hash ${short} · by ${author}${author === 'mcp' ? ' (written by the AI)' : ''}`,
-      `secrets: ${secrets.length ? secrets.join('; ') : 'none'}`,
-      '',
-    ].join('\n');
-    // Room for a footer ("Approved by …") when the request is edited with its outcome.
-    const room = Math.min(MAX_REQUEST_CHARS, maxChars - 300) - head.length;
-    const shown =
-      body.length <= room
-        ? body
-        : `${body.slice(0, room - 80)}\n… (${body.length - room + 80} more characters: review the rest in the web UI or the API)`;
-    return deps.redact(head + shown);
   }
 
-  const buttons = (id: string) => [
-    { label: 'Approve', data: `ap:${id}` },
+  const buttons = (id: string, approvable: boolean) => [
+    ...(approvable ? [{ label: 'Approve', data: `ap:${id}` }] : []),
     { label: 'Reject', data: `rj:${id}` },
   ];
 
   async function edit(request: StoredApproval, footer: string): Promise<void> {
     const provider = await deps.provider(request.provider as ChatProviderName);
     if (!provider) return;
+    // A long footer (a rejection reason) is cut, never the text it follows.
+    const text = `${request.text}\n\n${footer}`.slice(0, provider.maxMessageChars);
     await provider
-      .edit(request.chat_id, request.message_id, `${request.text}\n\n${footer}`)
+      .edit(request.chat_id, request.message_id, text)
       .catch((err: unknown) =>
         log.warn({ err, script: request.script }, 'approval request not edited'),
       );
@@ -128,8 +115,9 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
       return;
     }
     const id = randomBytes(9).toString('base64url');
-    const text = await requestText(record, provider.maxMessageChars);
-    // Stored before its message goes out: a tap that comes at once finds it.
+    const { parts, complete } = await requestParts(record, provider.maxMessageChars);
+    const last = parts.length - 1;
+    // Stored before its messages go out: a tap that comes at once finds it.
     const request: StoredApproval = {
       id,
       script: record.name,
@@ -137,11 +125,12 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
       provider: config.provider,
       chat_id: config.channel_id,
       message_id: '',
-      text,
+      text: parts[last] ?? '',
       approver_id: approver,
       created_at: new Date(now()).toISOString(),
       expires_at: now() + config.ttl,
       state: 'open',
+      approvable: complete,
     };
     const previous = await repo.openApproval(request, keepMs);
     if (previous) {
@@ -149,7 +138,13 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
       if (closed) await edit(closed, 'Superseded: a newer version was sent for review.');
     }
     try {
-      request.message_id = await provider.send(config.channel_id, text, { buttons: buttons(id) });
+      // One after another, the buttons under the last: a tap proves every part was sent. A part
+      // that fails leaves the request closed and its buttons never sent.
+      for (const [i, part] of parts.entries()) {
+        const options = i === last ? { buttons: buttons(id, complete) } : {};
+        const messageId = await provider.send(config.channel_id, part, options);
+        if (i === last) request.message_id = messageId;
+      }
     } catch (err) {
       await repo.closeApproval(request, 'superseded');
       throw err;
@@ -169,6 +164,25 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
         closed,
         `${verdict === 'approved' ? 'Approved' : 'Rejected'} by ${by} outside the chat.`,
       );
+  }
+
+  /** Closes an expired request and says so under it; false when someone closed it first. */
+  async function expireRequest(request: StoredApproval): Promise<boolean> {
+    const closed = await repo.closeApproval(request, 'expired');
+    if (!closed) return false;
+    await edit(closed, 'Expired without a decision; review it in the web UI or the API.');
+    return true;
+  }
+
+  /** Why a close found the request no longer open: decided elsewhere, or it expired meanwhile. */
+  async function closedAnswer(request: StoredApproval): Promise<string> {
+    const current = await repo.approval(request.id);
+    const open = current?.state === 'open' || current?.state === 'awaiting_reason';
+    if (current && open && current.expires_at <= now()) {
+      await expireRequest(current);
+      return expiredAnswer;
+    }
+    return 'This review was decided meanwhile.';
   }
 
   const audit = (event: string, fields: Record<string, string>) =>
@@ -208,6 +222,12 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
         await action.answer(`This review is closed (${request.state}).`);
         return true;
       }
+      // Checked at the tap, not only by the sweep: an expired request decides nothing.
+      if (request.expires_at <= now()) {
+        await expireRequest(request);
+        await action.answer(expiredAnswer);
+        return true;
+      }
       const admin = await deps.adminName();
       if (verb === 'rj') {
         const provider = await deps.provider(request.provider as ChatProviderName);
@@ -221,10 +241,16 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
         await action.answer('Reply with the reason.');
         return true;
       }
+      // Only a text whose every line reached the chat: a request too long to show has no
+      // Approve button, and data forged from its Reject button's id finds this.
+      if (request.approvable !== true) {
+        await action.answer('Not all of this text could be shown here: review it in the web UI.');
+        return true;
+      }
       // Closed first: a second tap, or a decision elsewhere at the same moment, finds it closed.
-      const closed = await repo.closeApproval(request, 'approved');
+      const closed = await repo.closeApproval(request, 'approved', now());
       if (!closed) {
-        await action.answer('This review was decided meanwhile.');
+        await action.answer(await closedAnswer(request));
         return true;
       }
       try {
@@ -258,11 +284,20 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
       if (!id) return false;
       const request = await repo.approval(id);
       if (!request || message.userId !== request.approver_id) return false;
+      if (request.state === 'awaiting_reason' && request.expires_at <= now()) {
+        await expireRequest(request);
+        const provider = await deps.provider(request.provider as ChatProviderName);
+        await provider
+          ?.send(message.chatId, `${request.script}: ${expiredAnswer} Nothing changed.`)
+          .catch(() => '');
+        return true;
+      }
       const provider = await deps.provider(request.provider as ChatProviderName);
       const say = (text: string) => provider?.send(message.chatId, text).catch(() => '');
-      const closed = await repo.closeApproval(request, 'rejected');
+      const closed = await repo.closeApproval(request, 'rejected', now());
       if (!closed) {
-        await say(`The review of ${request.script} was decided meanwhile; nothing changed.`);
+        const why = await closedAnswer(request);
+        await say(`${request.script}: ${why} Nothing changed.`);
         return true;
       }
       const admin = await deps.adminName();
@@ -289,10 +324,7 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
       let count = 0;
       for (const request of await repo.openApprovals()) {
         if (request.expires_at > now()) continue;
-        const closed = await repo.closeApproval(request, 'expired');
-        if (!closed) continue;
-        count++;
-        await edit(closed, 'Expired without a decision; review it in the web UI or the API.');
+        if (await expireRequest(request)) count++;
       }
       return count;
     },

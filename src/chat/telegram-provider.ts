@@ -2,6 +2,7 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError, HttpError } from 'grammy';
 import { ChatSendError } from '../errors/chat-errors.js';
 import type { Logger } from '../log/logger.js';
+import { addressedText } from './telegram-mention.js';
 import { telegramWebhookSecret } from './telegram-webhook-secret.js';
 import type { ChatProvider, InboundHandlers, ProviderStatus, SendOptions } from './provider.js';
 
@@ -14,6 +15,16 @@ export interface TelegramProviderOptions {
   log: Logger;
   /** Long-poll wait of getUpdates, in seconds (Telegram's own bound is 50). */
   pollSeconds?: number;
+  /**
+   * Group chats (`chat.telegram.groups`) where a message that addresses the bot is answered;
+   * elsewhere only private chats are.
+   */
+  groups?: readonly string[];
+  /**
+   * Claims an update id for this bot, true the first time (shared by every process, kept 24 h):
+   * an update delivered twice (a replayed webhook call, a poll after a failover) is handled once.
+   */
+  claimUpdate?: (updateId: number) => Promise<boolean>;
   /**
    * Webhook mode: Telegram posts updates to `url` (an API process, which queues them); this
    * provider registers the webhook and handles what `next` hands it.
@@ -50,17 +61,31 @@ export function createTelegramProvider(options: TelegramProviderOptions): ChatPr
   );
   let status: ProviderStatus = { state: 'stopped' };
   let receiver: InboundHandlers | null = null;
+  const groups = new Set(options.groups ?? []);
 
+  const claim = options.claimUpdate;
+  if (claim) {
+    // First, before any handler: an update seen before goes no further.
+    bot.use(async (ctx, next) => {
+      if (await claim(ctx.update.update_id)) await next();
+    });
+  }
   bot.on('message:text', (ctx) => {
     const from = ctx.from;
     if (!from || !receiver) return;
+    let text: string | null = ctx.message.text;
+    if (ctx.chat.type !== 'private') {
+      // A group's messages reach the assistant only where configured, and only when meant for it.
+      text = groups.has(String(ctx.chat.id)) ? addressedText(ctx.message, ctx.me) : null;
+      if (text === null) return;
+    }
     const replyTo = ctx.message.reply_to_message?.message_id;
     receiver.message({
       provider: 'telegram',
       chatId: String(ctx.chat.id),
       userId: String(from.id),
       userName: [from.first_name, from.last_name].filter(Boolean).join(' ') || from.username || '',
-      text: ctx.message.text,
+      text,
       ...(replyTo !== undefined ? { replyTo: String(replyTo) } : {}),
     });
   });

@@ -153,6 +153,7 @@ export async function buildCore(ctx: Context): Promise<Core> {
     reviews: {
       scripts,
       adminName: async () => (await createAdminRepository(redis).get())?.username ?? 'admin',
+      secretEgress: config.scripts.secret_egress,
     },
     log,
   });

@@ -220,6 +220,13 @@ export const configSchema = strict({
       allow: z
         .array(z.union([z.number().int(), z.string().regex(/^\d+$/)]).transform(String))
         .default([]),
+      /**
+       * Group chat ids where the bot answers messages that mention it (and may post); elsewhere
+       * it answers private chats only.
+       */
+      groups: z
+        .array(z.union([z.number().int(), z.string().regex(/^-?\d+$/)]).transform(String))
+        .default([]),
       /** The Bot API root; egress rules do not apply to it. */
       api_root: z.string().url().default('https://api.telegram.org'),
       /**
@@ -276,6 +283,8 @@ export const configSchema = strict({
       /** The one user whose taps decide; default the channel id (a private chat's user). */
       user_id: z.string().optional(),
       ttl: durationSchema.default(24 * 3600 * 1000),
+      /** The web UI's address as the administrator opens it; a review too long for chat links there. */
+      ui_url: z.string().url().optional(),
     }).optional(),
   }).prefault({}),
   calendar: strict({

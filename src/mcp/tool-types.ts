@@ -10,6 +10,11 @@ export interface ToolContext {
   egress: Egress;
   /** Fires when the call is cancelled or the server shuts down. */
   signal: AbortSignal;
+  /**
+   * Told before a tool writes a file of the scripts directory, so that `script_reload` imports
+   * it as written by the AI (absent where the script services are not).
+   */
+  scriptFiles?: { written(name: string, source: string): Promise<void> };
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {

@@ -32,8 +32,18 @@ export function createToolset(ctx: Pick<Context, 'config' | 'log'>, deps: Toolse
     ...(deps.chat ? chatTools(deps.chat) : []),
   ];
   const registry = createToolRegistry(tools, (text) => deps.redact(text));
+  const scripts = deps.scripts?.scripts;
+  const scriptFiles = scripts && {
+    written: (name: string, source: string) => scripts.noteToolWrite(name, source),
+  };
   return {
     registry,
-    makeContext: (signal) => ({ config, logger: ctx.log, egress, signal }),
+    makeContext: (signal) => ({
+      config,
+      logger: ctx.log,
+      egress,
+      signal,
+      ...(scriptFiles ? { scriptFiles } : {}),
+    }),
   };
 }

@@ -61,10 +61,24 @@ export function capOutput(text: string, cap = outputCapBytes): string {
   return cut + marker;
 }
 
-function resultText(result: unknown): string {
-  if (result === undefined || result === null) return '';
-  if (typeof result === 'string') return result;
-  return JSON.stringify(result);
+/**
+ * A script's result as the text a schedule keeps and delivers (DESIGN "schedule output as chat
+ * text"). The worker wraps anything but a dict as `{"value": …}`: a string comes back as that
+ * text, None as no text, any other value (a dict among them) as JSON indented by two spaces. A
+ * dict whose only key is `value` reads the same as a wrapped value: the run result cannot tell
+ * them apart, and showing the value is what its author meant either way.
+ */
+export function scriptOutputText(result: unknown): string {
+  const value = isWrapped(result) ? result.value : result;
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value, null, 2);
+}
+
+function isWrapped(result: unknown): result is { value: unknown } {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return false;
+  const keys = Object.keys(result);
+  return keys.length === 1 && keys[0] === 'value';
 }
 
 export const interruptedMessage =
@@ -77,7 +91,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
     if (s.type === 'script') {
       if (!deps.runScript) throw new Error('script runs are not available in this process');
       const r = await deps.runScript(s.script_name ?? '', {});
-      if (r.success) return { status: 'success', error: '', output: resultText(r.result) };
+      if (r.success) return { status: 'success', error: '', output: scriptOutputText(r.result) };
       return { status: 'error', error: r.error ?? 'the script failed', output: r.logs.join('\n') };
     }
     if (!deps.runAgent) throw new Error('no AI engine is configured for agent schedules');

@@ -54,6 +54,14 @@ export interface ScriptServiceDeps {
 }
 
 const fromDisk = { author: 'filesystem', message: 'imported from filesystem' };
+/** A file whose text is the one the tool server last wrote there: the AI wrote it. */
+const fromTool = {
+  author: 'mcp',
+  message: 'written by the AI (workspace_write), imported from the scripts directory',
+};
+
+/** A text as it reads back from a UTF-8 file (a lone surrogate becomes U+FFFD). */
+const asWritten = (text: string) => Buffer.from(text, 'utf8').toString('utf8');
 
 /**
  * Every change to scripts, whoever makes it (API, tools, the disk import): checks the name, size
@@ -272,8 +280,18 @@ export function createScriptService({
     },
 
     /**
-     * Imports files that differ from the store as new pending versions (author `filesystem`),
-     * and writes back scripts whose file is missing. Invalid files are reported, not imported.
+     * Notes that the tool server is writing `source` to the script's file (`workspace_write`),
+     * before it writes: an import of that file then records the AI as its author. Kept as the
+     * hash of the text, so a file changed afterwards by other hands no longer matches it.
+     */
+    async noteToolWrite(name: string, source: string): Promise<void> {
+      await store.noteToolWrite(name, hashSource(asWritten(source)));
+    },
+
+    /**
+     * Imports files that differ from the store as new pending versions (author `filesystem`, or
+     * `mcp` when the file holds the text the tool server last wrote there), and writes back
+     * scripts whose file is missing. Invalid files are reported, not imported.
      */
     async reloadFromDisk(): Promise<ReloadReport> {
       const report: ReloadReport = {
@@ -290,6 +308,7 @@ export function createScriptService({
       // Every role reloads at start: the records are asked for together (one pipelined write,
       // not a round trip per file), and only a file that differs from its record is parsed.
       const records = await Promise.allSettled(scan.files.map((file) => store.get(file.name)));
+      const toolWrites = await store.toolWrites(scan.files.map((file) => file.name));
       for (const [i, file] of scan.files.entries()) {
         onDisk.add(file.name);
         try {
@@ -305,18 +324,19 @@ export function createScriptService({
             report.errors.push({ name: file.name, message: problem.message });
             continue;
           }
+          const who = toolWrites[i] === hashSource(file.source) ? fromTool : fromDisk;
           // Another process may import the same file at the same moment (every role reloads
           // at start): the store re-checks under the script's lock, so it lands once.
           if (current) {
-            await pendingNow(await updateRecord(file.name, file.source, fromDisk, true));
+            await pendingNow(await updateRecord(file.name, file.source, who, true));
             report.updated.push(file.name);
           } else {
             try {
-              await pendingNow(await createRecord(file.name, file.source, fromDisk));
+              await pendingNow(await createRecord(file.name, file.source, who));
               report.created.push(file.name);
             } catch (err) {
               if (!(err instanceof ConflictError)) throw err;
-              await pendingNow(await updateRecord(file.name, file.source, fromDisk, true));
+              await pendingNow(await updateRecord(file.name, file.source, who, true));
               report.updated.push(file.name);
             }
           }

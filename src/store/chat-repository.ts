@@ -44,6 +44,12 @@ export interface StoredApproval {
   expires_at: number;
   state: ApprovalState;
   reason_prompt_id?: string;
+  /**
+   * Every line of the text under review reached the chat (the buttons went under its last
+   * part). Unset on requests too long to show, and on those stored before it existed: neither
+   * can approve.
+   */
+  approvable?: boolean;
 }
 
 /**
@@ -56,12 +62,13 @@ export interface ChatRepository {
   releaseLease(owner: string): Promise<void>;
   /**
    * Stores `pairing` unless its identity already has a pending one (returned instead, with
-   * `created: false`); null when `maxPending` others are waiting.
+   * `created: false`). With `maxPending` of its provider waiting, the oldest of them is dropped
+   * (`evicted`, its code) to make room.
    */
   requestPairing(
     pairing: StoredPairing,
     maxPending: number,
-  ): Promise<{ code: string; created: boolean } | null>;
+  ): Promise<{ code: string; created: boolean; evicted?: string }>;
   /** Pending requests that have not expired, oldest first. */
   pendingPairings(now: number): Promise<StoredPairing[]>;
   /** Removes a pending request and returns it (null if unknown or expired). */
@@ -69,6 +76,8 @@ export interface ChatRepository {
   approveIdentity(identity: StoredIdentity): Promise<void>;
   /** True for the first call per (provider, user) within `windowMs`. */
   claimStrangerAnswer(provider: string, userId: string, windowMs: number): Promise<boolean>;
+  /** True for the first call per (provider, update) within `keepMs`: an update is handled once. */
+  claimUpdate(provider: string, updateId: string, keepMs: number): Promise<boolean>;
   identity(provider: string, userId: string): Promise<StoredIdentity | null>;
   identities(): Promise<StoredIdentity[]>;
   sessionOf(provider: string, chatId: string): Promise<string | null>;
@@ -85,10 +94,15 @@ export interface ChatRepository {
   approval(id: string): Promise<StoredApproval | null>;
   openApprovalOf(script: string): Promise<string | null>;
   openApprovals(): Promise<StoredApproval[]>;
-  /** Closes an open request once (the state it had), or null when someone else closed it. */
+  /**
+   * Closes an open request once (the state it had), or null when someone else closed it. With
+   * `now`, a request whose `expires_at` is not after it is left alone (null): a decision never
+   * lands on an expired request, whenever the sweep comes.
+   */
   closeApproval(
     request: Pick<StoredApproval, 'id' | 'script'>,
     state: ApprovalState,
+    now?: number,
   ): Promise<StoredApproval | null>;
   /** The id of the request's message, known once it was sent. */
   setApprovalMessage(id: string, messageId: string): Promise<void>;
@@ -157,8 +171,10 @@ export function createChatRepository(redis: Redis): ChatRepository {
         pairing.code,
         JSON.stringify(pairing),
         maxPending,
-      )) as [string, number] | null;
-      return reply ? { code: reply[0], created: reply[1] === 1 } : null;
+        pairing.provider,
+      )) as [string, number, string];
+      const [code, created, evicted] = reply;
+      return { code, created: created === 1, ...(evicted ? { evicted } : {}) };
     },
     async pendingPairings(now) {
       const all = Object.values(await redis.hgetall(keys.chatPairings()));
@@ -175,6 +191,10 @@ export function createChatRepository(redis: Redis): ChatRepository {
     async claimStrangerAnswer(provider, userId, windowMs) {
       const key = keys.chatStrangerAnswered(provider, userId);
       return (await redis.set(key, '1', 'PX', windowMs, 'NX')) === 'OK';
+    },
+    async claimUpdate(provider, updateId, keepMs) {
+      const key = keys.chatUpdateSeen(provider, updateId);
+      return (await redis.set(key, '1', 'PX', keepMs, 'NX')) === 'OK';
     },
     async approveIdentity(identity) {
       await redis.hset(
@@ -239,7 +259,7 @@ export function createChatRepository(redis: Redis): ChatRepository {
         .filter((r): r is string => r !== null)
         .map((r) => JSON.parse(r) as StoredApproval);
     },
-    async closeApproval(request, state) {
+    async closeApproval(request, state, now) {
       const raw = (await callLua(
         redis,
         'chatApprovalClose',
@@ -247,6 +267,7 @@ export function createChatRepository(redis: Redis): ChatRepository {
         keys.chatApprovalsOpen(),
         state,
         request.script,
+        now ?? '',
       )) as string | null;
       return raw ? (JSON.parse(raw) as StoredApproval) : null;
     },

@@ -36,6 +36,8 @@ export const keys = {
   scriptVersion: (name: string, commit: string) => `script:${name}:version:${commit}`,
   scriptHistory: (name: string) => `script:${name}:history`,
   scriptLock: (name: string) => `lock:script:${name}`,
+  /** Hash: script name → hash of the text the tool server last wrote to its file (provenance). */
+  scriptToolWrites: () => 'scripts:tool-written',
 
   /** Answers for the callers of one queue client (one process), by that client's id. */
   runReplies: (client: string) => `run-replies:${client}`,
@@ -102,6 +104,9 @@ export const keys = {
   chatApprovalReasons: () => 'chat:approval-reasons',
   /** List of webhook updates an API process received, for the gateway's leader to handle. */
   chatUpdates: (provider: string) => `chat:updates:${provider}`,
+  /** Claim of one update id (Telegram: "<bot id>:<update id>"), so it is handled once. */
+  chatUpdateSeen: (provider: string, updateId: string) =>
+    `chat:update-seen:${provider}:${updateId}`,
   /** Hash: message part → sending | sent, for one (run or call, target) delivery. */
   chatDelivery: (deliveryId: string) => `chat:delivery:${deliveryId}`,
 

@@ -93,9 +93,21 @@ export function createScriptRepository(redis: Redis) {
       const tx = redis
         .multi()
         .srem(keys.scriptIndex(), name)
-        .del(keys.script(name), keys.scriptVersions(name), keys.scriptHistory(name));
+        .del(keys.script(name), keys.scriptVersions(name), keys.scriptHistory(name))
+        .hdel(keys.scriptToolWrites(), name);
       for (const c of commits) tx.del(keys.scriptVersion(name, c));
       await tx.exec();
+    },
+
+    /** Records the hash of the text the tool server is writing to the script's file. */
+    async noteToolWrite(name: string, hash: string): Promise<void> {
+      await redis.hset(keys.scriptToolWrites(), name, hash);
+    },
+
+    /** For each name, the hash the tool server last wrote to its file, or null. */
+    async toolWrites(names: readonly string[]): Promise<Array<string | null>> {
+      if (names.length === 0) return [];
+      return redis.hmget(keys.scriptToolWrites(), ...names);
     },
 
     /** Newest first. */

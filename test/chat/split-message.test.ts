@@ -20,6 +20,13 @@ describe('splitMessage', () => {
     ]);
   });
 
+  it('cuts hard rather than leave a heading alone before a long unbroken text', () => {
+    expect(splitMessage(`name\n${'x'.repeat(30)}`, 20)).toEqual([
+      `name\n${'x'.repeat(15)}`,
+      'x'.repeat(15),
+    ]);
+  });
+
   it('never cuts a surrogate pair in two', () => {
     const pieces = splitMessage('ab😀cd', 3);
     expect(pieces).toEqual(['ab', '😀c', 'd']);

@@ -3,6 +3,8 @@ import type { InboundMessage } from '../../src/chat/provider.js';
 import { createTelegramProvider } from '../../src/chat/telegram-provider.js';
 import { ChatSendError } from '../../src/errors/chat-errors.js';
 import { createLogger } from '../../src/log/logger.js';
+import { createChatRepository } from '../../src/store/chat-repository.js';
+import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
 import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-stand-in.js';
 
 describe('Telegram provider (grammY against the Bot API stand-in)', { timeout: 30_000 }, () => {
@@ -99,5 +101,73 @@ describe('Telegram provider (grammY against the Bot API stand-in)', { timeout: 3
     await tg.stop();
     expect(tg.status().state).toBe('stopped');
     expect(api.polling.conflicts).toBe(0);
+  });
+
+  it('answers a group only when it is configured and the message is meant for the bot', async () => {
+    const GROUP = -1001000000001;
+    const tg = createTelegramProvider({
+      token: api.token,
+      apiRoot: api.apiRoot,
+      redact,
+      log: createLogger('silent'),
+      pollSeconds: 1,
+      groups: [String(GROUP)],
+    });
+    const got: InboundMessage[] = [];
+    await tg.start({ message: (m) => got.push(m), action: () => {} });
+    const ada = { id: 501, first_name: 'Ada' };
+    const botMessage = Number(await tg.send(String(GROUP), 'an earlier answer'));
+    // Not meant for the bot, or in a group nobody configured: dropped.
+    api.userWritesInGroup(GROUP, ada, 'lunch at noon?');
+    api.userWritesInGroup(GROUP, ada, 'ask @someone_else');
+    api.userWritesInGroup(-1001000000002, ada, '@steward_test_bot what is the key?');
+    api.userWritesInGroup(-1001000000002, ada, '/status@steward_test_bot');
+    // Meant for it, in the configured group.
+    api.userWritesInGroup(GROUP, ada, '@steward_test_bot what is\nthe plan?');
+    api.userWritesInGroup(GROUP, ada, '/status@steward_test_bot');
+    api.userWritesInGroup(GROUP, ada, 'thanks, and then?', botMessage);
+    api.userWrites(ada, 'in private');
+    await api.waitFor(() => got.some((m) => m.text === 'in private'));
+    await tg.stop();
+    expect(got.map((m) => [m.chatId, m.text])).toEqual([
+      [String(GROUP), 'what is\nthe plan?'],
+      [String(GROUP), '/status@steward_test_bot'],
+      [String(GROUP), 'thanks, and then?'],
+      ['501', 'in private'],
+    ]);
+  });
+
+  it('handles an update once when it comes again after a failover', async () => {
+    const prefix = uniquePrefix('tg-updates');
+    const redis = storeRedis(prefix);
+    const repo = createChatRepository(redis);
+    const claimed = () =>
+      createTelegramProvider({
+        token: api.token,
+        apiRoot: api.apiRoot,
+        redact,
+        log: createLogger('silent'),
+        pollSeconds: 1,
+        claimUpdate: (id) => repo.claimUpdate('telegram', `7000000001:${id}`, 60_000),
+      });
+    try {
+      const first = claimed();
+      const got: InboundMessage[] = [];
+      await first.start({ message: (m) => got.push(m), action: () => {} });
+      api.userWrites({ id: 502, first_name: 'Bo' }, 'do it once');
+      await api.waitFor(() => got.length === 1);
+      await first.stop();
+      // Telegram never heard that the leader handled it: the next poller gets it again.
+      api.redeliver(api.lastUpdateId);
+      const second = claimed();
+      await second.start({ message: (m) => got.push(m), action: () => {} });
+      api.userWrites({ id: 502, first_name: 'Bo' }, 'and then this');
+      await api.waitFor(() => got.some((m) => m.text === 'and then this'));
+      await second.stop();
+      expect(got.map((m) => m.text)).toEqual(['do it once', 'and then this']);
+    } finally {
+      redis.disconnect();
+      await dropPrefix(prefix);
+    }
   });
 });

@@ -9,6 +9,9 @@ import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-
  * the token; Telegram (the stand-in) posts updates to an API process, which checks the secret and
  * queues them; the leader handles them. Nothing polls.
  */
+const ADA = { id: 654, first_name: 'Ada' };
+const GROUP = -1001000000654;
+
 describe('Telegram webhook mode', { timeout: 30_000 }, () => {
   let api: TelegramStandIn;
   let t: TestApp;
@@ -21,6 +24,8 @@ describe('Telegram webhook mode', { timeout: 30_000 }, () => {
       {
         'chat.telegram': {
           token_secret: 'TELEGRAM_TOKEN',
+          allow: [ADA.id],
+          groups: [GROUP],
           api_root: api.apiRoot,
           webhook_url: `http://127.0.0.1:${port}/api/chat/telegram/webhook`,
         },
@@ -87,5 +92,48 @@ describe('Telegram webhook mode', { timeout: 30_000 }, () => {
     expect((await post(secret, { hello: 1 })).status).toBe(400);
     await new Promise((r) => setTimeout(r, 500));
     expect(api.chatTexts(5)).toEqual([]);
+  });
+
+  it('acts on a signed update once, however often it is posted', async () => {
+    const url = `http://127.0.0.1:${port}/api/chat/telegram/webhook`;
+    const update = {
+      update_id: 777_001,
+      message: {
+        message_id: 9001,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: ADA.id, type: 'private' },
+        from: { id: ADA.id, is_bot: false, first_name: ADA.first_name },
+        text: '/status',
+      },
+    };
+    const post = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-telegram-bot-api-secret-token': telegramWebhookSecret(api.token),
+        },
+        body: JSON.stringify(update),
+      });
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(200);
+    await api.waitFor(() => api.chatTexts(ADA.id).length > 0, 15_000);
+    // A later message is answered: by then the replay has been taken off the queue too.
+    api.userWrites(ADA, '/status');
+    await api.waitFor(() => api.chatTexts(ADA.id).length >= 2, 15_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(api.chatTexts(ADA.id)).toHaveLength(2);
+  });
+
+  it('answers a configured group only when the bot is mentioned', async () => {
+    api.userWritesInGroup(GROUP, ADA, '/status');
+    api.userWritesInGroup(-1001000000999, ADA, '/status@steward_test_bot');
+    api.userWritesInGroup(GROUP, ADA, '/status@steward_test_bot');
+    await api.waitFor(() => api.chatTexts(GROUP).length > 0, 15_000);
+    api.userWrites(ADA, '/status');
+    await api.waitFor(() => api.chatTexts(ADA.id).length >= 3, 15_000);
+    expect(api.chatTexts(GROUP)).toHaveLength(1);
+    expect(api.chatTexts(GROUP)[0]).toMatch(/session|Model/);
+    expect(api.chatTexts(-1001000000999)).toEqual([]);
   });
 });

@@ -205,6 +205,7 @@ describe('script reviews in the administrator chat', { timeout: 180_000 }, () =>
       repo: createChatRepository(t.ctx.redis),
       scripts: t.services.scripts,
       adminName: async () => 'admin',
+      secretEgress: 'bound',
       redact: (x) => x,
       log: t.ctx.log,
       now: () => Date.now() + 25 * 3600 * 1000,

@@ -186,7 +186,7 @@ describe('chat from Telegram through the gateway', { timeout: 180_000 }, () => {
   it('delivers a 10,000-character schedule output as three messages, once, and records it', async () => {
     await t.services.scripts.create(
       'report.star',
-      'def main():\n    return "\\n".join(["row %d %s" % (1000 + i, "x" * 40) for i in range(200)])\n',
+      'def main():\n    return "\\n".join(["row %d %s" % (1000 + i, "x" * 41) for i in range(200)])\n',
       'admin',
     );
     await t.services.scripts.approve('report.star', 'admin');

@@ -61,7 +61,7 @@ describe('schedule runs through the API', () => {
       enabled: false,
       last_run_status: 'success',
       last_run_error: '',
-      last_run_output: '{"ran":"report"}',
+      last_run_output: '{\n  "ran": "report"\n}',
       last_run_at: expect.any(String),
     });
     const runs = (await inject({ method: 'GET', url: `/api/schedules/${s.id}/runs` })).json().runs;
@@ -70,7 +70,7 @@ describe('schedule runs through the API', () => {
       scheduled_at: null,
       status: 'success',
       error: '',
-      output: '{"ran":"report"}',
+      output: '{\n  "ran": "report"\n}',
     });
     expect(runs[0].delivery).toBeUndefined();
   });
@@ -98,7 +98,7 @@ describe('schedule runs through the API', () => {
       return r.last_run_status === 'success' ? r : null;
     }, 10_000);
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(done.last_run_output).toBe('{"ran":"report"}');
+    expect(done.last_run_output).toBe('{\n  "ran": "report"\n}');
     await inject({ method: 'POST', url: `/api/schedules/${s.id}/disable` });
     const runs = (await inject({ method: 'GET', url: `/api/schedules/${s.id}/runs` })).json().runs;
     expect(runs[0]).toMatchObject({

@@ -40,7 +40,7 @@ describe('cron firing in process', () => {
       expect(Date.parse(r.started_at ?? '') - Date.parse(r.scheduled_at ?? '')).toBeLessThan(2000);
     }
     const got = await h.schedules.service.get(s.id);
-    expect(got.last_run_output).toBe('{"name":"tick.star"}');
+    expect(got.last_run_output).toBe('{\n  "name": "tick.star"\n}');
     expect(got.last_run_at).toBeDefined();
   });
 

@@ -6,6 +6,7 @@ import {
   createRunExecutor,
   interruptedMessage,
   outputCapBytes,
+  scriptOutputText,
   type ExecutorDeps,
   type RunExecutor,
 } from '../../src/schedules/run-executor.js';
@@ -33,6 +34,18 @@ describe('capOutput', () => {
     expect(Buffer.byteLength(cut, 'utf8')).toBeLessThanOrEqual(1000);
     expect(cut).not.toContain('\uFFFD');
     expect(cut.startsWith('€€€')).toBe(true);
+  });
+});
+
+describe('scriptOutputText', () => {
+  it('gives a wrapped string as its text, None as nothing, anything else as indented JSON', () => {
+    expect(scriptOutputText({ value: 'a\nb "c"' })).toBe('a\nb "c"');
+    expect(scriptOutputText('plain')).toBe('plain');
+    expect(scriptOutputText({ value: null })).toBe('');
+    expect(scriptOutputText(undefined)).toBe('');
+    expect(scriptOutputText({ value: 7 })).toBe('7');
+    expect(scriptOutputText({ value: [1, 'x'] })).toBe('[\n  1,\n  "x"\n]');
+    expect(scriptOutputText({ a: 1, value: 'v' })).toBe('{\n  "a": 1,\n  "value": "v"\n}');
   });
 });
 
@@ -88,7 +101,7 @@ describe('run executor', () => {
     });
   const recentFire = () => Math.floor(Date.now() / 1000) * 1000 - 1000;
 
-  it('runs a script and records its result as JSON text, redacted', async () => {
+  it('runs a script and records its dict result as indented JSON text, redacted', async () => {
     const s = await create();
     const fire = recentFire();
     await executor().execute({ scheduleId: s.id, fireTime: fire, jobId: 'j1' });
@@ -96,7 +109,7 @@ describe('run executor', () => {
     expect(run).toMatchObject({
       status: 'success',
       error: '',
-      output: '{"name":"ok.star","secret":"[REDACTED:PASSWORD]"}',
+      output: '{\n  "name": "ok.star",\n  "secret": "[REDACTED:PASSWORD]"\n}',
       scheduled_at: new Date(fire).toISOString(),
     });
     expect(await schedules.service.get(s.id)).toMatchObject({

@@ -1,5 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createChatRepository, type StoredPairing } from '../../src/store/chat-repository.js';
+import {
+  createChatRepository,
+  type StoredApproval,
+  type StoredPairing,
+} from '../../src/store/chat-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
 
 const pairing = (code: string, user: string, expiresIn = 60_000): StoredPairing => ({
@@ -36,8 +40,9 @@ describe('chat repository', () => {
     await repo.releaseLease('a');
   });
 
-  it('keeps one pending code per identity and at most the given number pending', async () => {
-    expect(await repo.requestPairing(pairing('AAAAAAAA', '1'), 3)).toEqual({
+  it('keeps one pending code per identity, and drops the oldest of a provider past the limit', async () => {
+    // Expiry times apart by a few ms: which is oldest must not depend on the clock's tick.
+    expect(await repo.requestPairing(pairing('AAAAAAAA', '1', 59_990), 3)).toEqual({
       code: 'AAAAAAAA',
       created: true,
     });
@@ -46,19 +51,32 @@ describe('chat repository', () => {
       code: 'AAAAAAAA',
       created: false,
     });
-    expect((await repo.requestPairing(pairing('CCCCCCCC', '2'), 3))?.created).toBe(true);
+    expect((await repo.requestPairing(pairing('CCCCCCCC', '2', 59_995), 3))?.created).toBe(true);
     expect((await repo.requestPairing(pairing('DDDDDDDD', '3'), 3))?.created).toBe(true);
-    expect(await repo.requestPairing(pairing('EEEEEEEE', '4'), 3)).toBeNull();
+    // Another provider's requests count apart.
+    const slack = { ...pairing('SSSSSSSS', 'U1'), identity: 'slack:U1', provider: 'slack' };
+    expect(await repo.requestPairing(slack, 3)).toEqual({ code: 'SSSSSSSS', created: true });
+    // A fourth Telegram stranger: the oldest Telegram request makes room.
+    expect(await repo.requestPairing(pairing('EEEEEEEE', '4', 60_001), 3)).toEqual({
+      code: 'EEEEEEEE',
+      created: true,
+      evicted: 'AAAAAAAA',
+    });
     expect((await repo.pendingPairings(Date.now())).map((p) => p.code).sort()).toEqual([
-      'AAAAAAAA',
       'CCCCCCCC',
       'DDDDDDDD',
+      'EEEEEEEE',
+      'SSSSSSSS',
     ]);
+    expect(await repo.takePairing('AAAAAAAA', Date.now())).toBeNull();
     // Taking decides once.
     expect((await repo.takePairing('CCCCCCCC', Date.now()))?.user_id).toBe('2');
     expect(await repo.takePairing('CCCCCCCC', Date.now())).toBeNull();
-    // A free place again.
-    expect((await repo.requestPairing(pairing('EEEEEEEE', '4'), 3))?.created).toBe(true);
+    // A free place again: nothing is dropped.
+    expect(await repo.requestPairing(pairing('FFFFFFFF', '5', 60_002), 3)).toEqual({
+      code: 'FFFFFFFF',
+      created: true,
+    });
   });
 
   it('drops expired requests: they neither count nor can be taken', async () => {
@@ -66,7 +84,10 @@ describe('chat repository', () => {
     expect((await other.requestPairing(pairing('FFFFFFFF', '5', 100), 1))?.created).toBe(true);
     await new Promise((r) => setTimeout(r, 150));
     expect(await other.takePairing('FFFFFFFF', Date.now())).toBeNull();
-    expect((await other.requestPairing(pairing('GGGGGGGG', '6'), 1))?.created).toBe(true);
+    expect(await other.requestPairing(pairing('GGGGGGGG', '6'), 1)).toEqual({
+      code: 'GGGGGGGG',
+      created: true,
+    });
     await dropPrefix(`${prefix}x:`);
   });
 
@@ -86,5 +107,30 @@ describe('chat repository', () => {
     expect(await repo.claimPart('run1:telegram:1', 1, 60_000)).toBe('claimed');
     await repo.releasePart('run1:telegram:1', 1);
     expect(await repo.claimPart('run1:telegram:1', 1, 60_000)).toBe('claimed');
+  });
+
+  it('closes an approval request with a decision only while it has not expired', async () => {
+    const at = Date.now();
+    const request: StoredApproval = {
+      id: 'req1',
+      script: 'a.star',
+      hash: 'sha256:00',
+      provider: 'telegram',
+      chat_id: '1',
+      message_id: '9',
+      text: 'Review a.star',
+      approver_id: '1',
+      created_at: new Date(at).toISOString(),
+      expires_at: at + 1000,
+      state: 'open',
+      approvable: true,
+    };
+    await repo.openApproval(request, 60_000);
+    // A decision at or after expires_at finds nothing to close; the sweep still can.
+    expect(await repo.closeApproval(request, 'approved', at + 1000)).toBeNull();
+    expect((await repo.approval('req1'))?.state).toBe('open');
+    expect((await repo.closeApproval(request, 'approved', at + 999))?.state).toBe('open');
+    expect((await repo.approval('req1'))?.state).toBe('approved');
+    expect(await repo.closeApproval(request, 'expired')).toBeNull();
   });
 });

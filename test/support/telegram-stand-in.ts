@@ -46,6 +46,20 @@ export interface TelegramStandIn {
   readonly polling: { conflicts: number; requests: number };
   /** A user writes to the bot in their private chat (chat id = user id), maybe as a reply. */
   userWrites(user: { id: number; first_name: string }, text: string, replyTo?: number): void;
+  /**
+   * A user writes in a group (a negative chat id), with the entities Telegram marks: a mention of
+   * `@steward_test_bot`, a leading command; `replyTo` answers a message of the bot's.
+   */
+  userWritesInGroup(
+    groupId: number,
+    user: { id: number; first_name: string },
+    text: string,
+    replyTo?: number,
+  ): void;
+  /** The update with this id again, as Telegram sends one it did not see acknowledged. */
+  redeliver(updateId: number): void;
+  /** The id of the newest update sent. */
+  readonly lastUpdateId: number;
   /** A user taps a button of a message in a chat; resolves with the bot's answer text. */
   userTaps(
     user: { id: number; first_name: string },
@@ -69,6 +83,8 @@ interface Update {
   message?: Record<string, unknown>;
   callback_query?: Record<string, unknown>;
 }
+
+const BOT_NAME = 'steward_test_bot';
 
 export async function startTelegramStandIn(
   token = '7000000001:AAstand-in-token-Zx9',
@@ -106,6 +122,22 @@ export async function startTelegramStandIn(
     );
   };
   const callbackAnswers = new Map<string, (text: string) => void>();
+  const sentUpdates = new Map<number, Update>();
+  const send = (update: Update) => {
+    sentUpdates.set(update.update_id, update);
+    deliver(update);
+  };
+  const botUser = { id: 7000000001, is_bot: true, first_name: 'Steward', username: BOT_NAME };
+  const entitiesOf = (text: string) => {
+    const entities: Array<{ type: string; offset: number; length: number }> = [];
+    const command = /^\/\w+(@\w+)?/.exec(text);
+    if (command) entities.push({ type: 'bot_command', offset: 0, length: command[0].length });
+    for (const m of text.matchAll(/@\w+/g)) {
+      if (command && m.index < command[0].length) continue;
+      entities.push({ type: 'mention', offset: m.index, length: m[0].length });
+    }
+    return entities;
+  };
 
   const reply = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -195,12 +227,7 @@ export async function startTelegramStandIn(
       }
       switch (method) {
         case 'getMe':
-          return ok(res, {
-            id: 7000000001,
-            is_bot: true,
-            first_name: 'Steward',
-            username: 'steward_test_bot',
-          });
+          return ok(res, botUser);
         case 'deleteWebhook':
           webhook = null;
           return ok(res, true);
@@ -277,8 +304,33 @@ export async function startTelegramStandIn(
     get webhook() {
       return webhook;
     },
+    get lastUpdateId() {
+      return nextUpdate - 1;
+    },
+    redeliver(updateId) {
+      const update = sentUpdates.get(updateId);
+      if (!update) throw new Error(`no update ${updateId} was sent`);
+      deliver(update);
+    },
+    userWritesInGroup(groupId, user, text, replyTo) {
+      const chat = { id: groupId, type: 'supergroup', title: `group ${groupId}` };
+      send({
+        update_id: nextUpdate++,
+        message: {
+          message_id: nextMessage++,
+          date: Math.floor(Date.now() / 1000),
+          chat,
+          from: { id: user.id, is_bot: false, first_name: user.first_name },
+          text,
+          entities: entitiesOf(text),
+          ...(replyTo !== undefined
+            ? { reply_to_message: { message_id: replyTo, date: 0, chat, from: botUser } }
+            : {}),
+        },
+      });
+    },
     userWrites(user, text, replyTo) {
-      deliver({
+      send({
         update_id: nextUpdate++,
         message: {
           message_id: nextMessage++,
@@ -301,7 +353,7 @@ export async function startTelegramStandIn(
     userTaps(user, message, data) {
       const id = String(nextCallback++);
       const answered = new Promise<string>((resolve) => callbackAnswers.set(id, resolve));
-      deliver({
+      send({
         update_id: nextUpdate++,
         callback_query: {
           id,

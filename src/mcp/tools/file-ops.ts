@@ -143,6 +143,8 @@ export function assertNoRedaction(content: string): void {
 
 export interface WriteOptions {
   append?: boolean;
+  /** Told the real path once it passed the checks, before anything is written; may refuse. */
+  beforeWrite?: (file: string) => Promise<void>;
 }
 
 /** Writes a text file, creating parent directories; returns the real path written. */
@@ -165,6 +167,7 @@ async function writeTextUnguarded(
   const file = await resolveOutsideGit(root, userPath);
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory()) throw new ToolError(`${userPath} is a directory, not a file`);
+  await options.beforeWrite?.(file);
   await mkdir(path.dirname(file), { recursive: true });
   const onLink = (err: NodeJS.ErrnoException): never => {
     if (err.code === 'ELOOP')

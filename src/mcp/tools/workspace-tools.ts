@@ -1,7 +1,10 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { LoadedConfig } from '../../config/load.js';
-import { defineTool, type ToolDefinition } from '../tool-types.js';
+import { isScriptName } from '../../scripts/script-schema.js';
+import { defineTool, type ToolContext, type ToolDefinition } from '../tool-types.js';
 import { listEntries, readText, writeText, type Root } from './file-ops.js';
+import { resolveInside } from './paths.js';
 
 const pathField = z
   .string()
@@ -29,10 +32,32 @@ export const workspaceWrite = defineTool({
   }),
   handler: async (args, ctx) => {
     const root = workspaceRoot(ctx.config);
-    await writeText(root, args.path, args.content);
+    const { scriptFiles } = ctx;
+    await writeText(root, args.path, args.content, {
+      ...(scriptFiles && {
+        // Recorded before the write: an import that sees the new file always sees the record.
+        beforeWrite: async (file: string) => {
+          const name = await scriptFileName(root, ctx, file);
+          if (name) await scriptFiles.written(name, args.content);
+        },
+      }),
+    });
     return `wrote ${Buffer.byteLength(args.content)} bytes to ${args.path}`;
   },
 });
+
+/** The script a real path is the file of (the scripts directory mirrors the store), or null. */
+async function scriptFileName(root: Root, ctx: ToolContext, file: string): Promise<string | null> {
+  const name = path.basename(file);
+  if (!isScriptName(name)) return null;
+  // Resolved as the tool resolved `file`: through the same links, to the same real directory.
+  const dir = await resolveInside(
+    root.dir,
+    path.relative(root.dir, ctx.config.paths.scripts),
+    root,
+  ).catch(() => null);
+  return dir === path.dirname(file) ? name : null;
+}
 
 export const workspaceList = defineTool({
   name: 'workspace_list',

@@ -14,7 +14,8 @@ export function chatDeliveryText(message: DeliveryMessage): string {
 /**
  * Schedule output to a chat provider through the outbox, exactly once per run and target: the
  * outbox claims every part, so a retried job skips what was sent and stops as `unknown` where a
- * send's outcome was lost.
+ * send's outcome was lost. The target is the administrator's choice (only the API sets it), so
+ * the allow-lists that bound `chat_send` do not apply.
  */
 export function createChatDeliveryProvider(
   outbox: Pick<ChatOutbox, 'send'>,
@@ -25,6 +26,7 @@ export function createChatDeliveryProvider(
       try {
         await outbox.send(provider, channelId, chatDeliveryText(message), {
           deliveryId: message.deliveryId,
+          chosenByAdmin: true,
         });
       } catch (err) {
         if (!(err instanceof ChatSendError)) throw err;
