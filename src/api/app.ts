@@ -22,6 +22,7 @@ import type { SecretService } from '../secrets/secret-service.js';
 import { createStreamRedactor } from '../secrets/stream-redactor.js';
 import type { MetricsSources } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
+import { auditTrailPlugin } from './plugins/audit-trail.js';
 import { authGuards, authPlugin } from './plugins/auth.js';
 import { contextPlugin } from './plugins/context.js';
 import { corsPlugin } from './plugins/cors.js';
@@ -125,6 +126,8 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       });
       // Cookies and @fastify/jwt on the /api scope, which the guards below rely on.
       await api.register(authPlugin, { auth });
+      // Routes with `config.audit` record each request and its outcome in the audit log.
+      await api.register(auditTrailPlugin, { trail: deps.audit });
       // Unknown /api paths count against the client's limit too.
       api.setNotFoundHandler({ preHandler: rateLimitHook(auth.limits.api, byIp) }, noRoute);
       await api.register(setupRoutes, { auth });

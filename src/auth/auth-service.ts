@@ -10,7 +10,9 @@ import { BadRequestError } from '../errors/request-errors.js';
 import type { Logger } from '../log/logger.js';
 import type { AdminRepository } from '../store/admin-repository.js';
 import type { SessionRepository } from '../store/session-repository.js';
-import { audit } from './audit.js';
+import type { AuditChannel } from '../runtime/audit-entry.js';
+import type { AuditLog } from '../runtime/audit-log.js';
+import { createAuthAudit } from './audit.js';
 import { hashPassword, createPasswordChecker } from './passwords.js';
 import { passwordProblem, usernameProblem } from './password-policy.js';
 import { newTokenId, type RefreshIdentity, type SignedToken, type TokenService } from './tokens.js';
@@ -21,6 +23,8 @@ export interface AuthServiceDeps {
   sessions: SessionRepository;
   log: Logger;
   tokens: TokenService;
+  /** The deployment's audit log: setup, logins, logouts and revocations are recorded there. */
+  trail: Pick<AuditLog, 'record'>;
 }
 
 export interface SetupInput {
@@ -29,9 +33,11 @@ export interface SetupInput {
   confirm_password: string;
 }
 
-/** Who is asking, for audit lines only. */
+/** Who is asking, for the audit log only. */
 export interface ClientInfo {
   ip: string;
+  /** Through the web UI or a plain API client. */
+  channel?: AuditChannel;
 }
 
 export interface RefreshResult {
@@ -56,7 +62,8 @@ export interface AuthService {
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 export function createAuthService(deps: AuthServiceDeps): AuthService {
-  const { admins, sessions, log, tokens } = deps;
+  const { admins, sessions, tokens } = deps;
+  const audit = createAuthAudit(deps.log, deps.trail);
   const passwords = createPasswordChecker();
 
   return {
@@ -74,10 +81,10 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       if (problem) throw new PasswordInvalidError(problem);
       const passwordHash = await hashPassword(input.password);
       if (!(await admins.create({ username: input.username, passwordHash }))) {
-        audit(log, 'setup.rejected', { ip: client.ip, reason: 'setup_completed' }, 'warn');
+        await audit('setup.rejected', { ...client, reason: 'setup_completed' }, 'warn');
         throw setupCompleted();
       }
-      audit(log, 'setup.completed', { username: input.username, ip: client.ip });
+      await audit('setup.completed', { ...client, username: input.username });
     },
 
     async login(username, password, client) {
@@ -87,13 +94,13 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       const ok = await passwords.check(known ? admin.passwordHash : undefined, password);
       if (!ok || !admin) {
         // The attempted name is not logged: people type passwords into the username field.
-        audit(log, 'auth.login.failed', { ip: client.ip }, 'warn');
+        await audit('auth.login.failed', { ...client }, 'warn');
         throw new InvalidCredentialsError();
       }
       const sid = randomBytes(16).toString('base64url');
       const jti = newTokenId();
       await sessions.create(sid, admin.username, jti);
-      audit(log, 'auth.login.succeeded', { username: admin.username, sid, ip: client.ip });
+      await audit('auth.login.succeeded', { ...client, username: admin.username, sid });
       return tokens.signRefresh({ username: admin.username, role: 'admin', sid, jti });
     },
 
@@ -105,10 +112,9 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
         newTokenId(),
       );
       if (outcome.kind === 'reused') {
-        audit(
-          log,
+        await audit(
           'auth.refresh.reused',
-          { username: presented.username, sid: presented.sid, ip: client.ip },
+          { ...client, username: presented.username, sid: presented.sid },
           'warn',
         );
       }
@@ -126,7 +132,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     async logout(sids, client) {
       for (const sid of new Set(sids)) {
         const existed = await sessions.revoke(sid);
-        audit(log, 'auth.logout', { sid, revoked: existed, ip: client.ip });
+        await audit('auth.logout', { ...client, sid, revoked: existed });
       }
     },
   };

@@ -1,5 +1,6 @@
 import type { LoadedConfig } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
+import type { AuditLog } from '../runtime/audit-log.js';
 import type { Redis } from '../store/redis.js';
 import { createAdminRepository } from '../store/admin-repository.js';
 import { createSessionRepository } from '../store/session-repository.js';
@@ -33,10 +34,11 @@ export interface AuthModuleDeps {
   config: Pick<LoadedConfig, 'admin' | 'paths'>;
   redis: Redis;
   log: Logger;
+  trail: Pick<AuditLog, 'record'>;
 }
 
 export async function createAuthModule(deps: AuthModuleDeps): Promise<AuthModule> {
-  const { config, redis, log } = deps;
+  const { config, redis, log, trail } = deps;
   const { jwt, rate_limit } = config.admin;
   const secret = await loadJwtSecret({ configured: jwt.secret, dataDir: config.paths.data });
   const tokens = createTokenService({
@@ -56,6 +58,7 @@ export async function createAuthModule(deps: AuthModuleDeps): Promise<AuthModule
       sessions,
       log,
       tokens,
+      trail,
     }),
     tokens,
     secret,

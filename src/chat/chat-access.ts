@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { NotFoundError } from '../errors/request-errors.js';
 import type { ChatRepository, StoredIdentity, StoredPairing } from '../store/chat-repository.js';
 import type { ChatProviderName, InboundMessage } from './provider.js';
+import type { AuditLog } from '../runtime/audit-log.js';
 
 /**
  * A pairing code has 8 characters and lives 1 h; up to 20 wait per provider, and a new request
@@ -67,6 +68,8 @@ export interface ChatAccessDeps {
   allow: Partial<Record<ChatProviderName, readonly string[]>>;
   /** Configured channels per provider, where the bot may post. */
   channels?: Partial<Record<ChatProviderName, readonly string[]>>;
+  /** Pairing requests are recorded in the audit log (approvals and denials by the API). */
+  trail?: Pick<AuditLog, 'record'>;
   now?: () => number;
 }
 
@@ -118,6 +121,15 @@ export function createChatAccess(deps: ChatAccessDeps): ChatAccess {
         },
         MAX_PENDING_PAIRINGS,
       );
+      if (created) {
+        await deps.trail?.record({
+          actor: `${message.provider}:${message.userId}`,
+          channel: 'chat',
+          action: 'chat.pairing.request',
+          target: code,
+          details: { provider: message.provider, user_id: message.userId, name: message.userName },
+        });
+      }
       return { code, created };
     },
     mayAnswerStranger: (provider, userId) =>

@@ -9,6 +9,7 @@ import {
   type ScriptApprovals,
   type ScriptApprovalsDeps,
 } from './script-approvals.js';
+import type { AuditLog } from '../runtime/audit-log.js';
 
 /** How long a handled update id is remembered: Telegram redelivers for at most 24 h. */
 const UPDATE_CLAIM_MS = 24 * 3600 * 1000;
@@ -25,6 +26,8 @@ export interface ChatModuleDeps {
   openUpdateReader?: () => ChatUpdateReader;
   /** What script reviews from chat need (`chat.approvals`). */
   reviews?: Pick<ScriptApprovalsDeps, 'scripts' | 'adminName' | 'secretEgress'>;
+  /** The audit log: pairing requests are recorded there. */
+  trail?: Pick<AuditLog, 'record'>;
   log: Logger;
 }
 
@@ -65,6 +68,7 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
       slack: config.slack?.channels ?? [],
       discord: config.discord?.channels ?? [],
     },
+    ...(deps.trail ? { trail: deps.trail } : {}),
   });
 
   // Said once per secret: the gateway asks again every ten seconds until the token is stored.

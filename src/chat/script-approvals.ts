@@ -254,7 +254,7 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
         return true;
       }
       try {
-        await scripts.approve(request.script, admin, request.hash);
+        await scripts.approve(request.script, admin, request.hash, 'chat');
       } catch (err) {
         const modified = err instanceof ScriptRefusedError && err.details.reason === 'modified';
         await repo.markApproval(request, 'superseded');
@@ -303,7 +303,7 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
       const admin = await deps.adminName();
       const reason = message.text.trim().slice(0, 1000);
       try {
-        await scripts.reject(request.script, admin, reason, request.hash);
+        await scripts.reject(request.script, admin, reason, request.hash, 'chat');
       } catch (err) {
         await repo.markApproval(request, 'superseded');
         await say(`Not rejected: ${(err as Error).message}`);

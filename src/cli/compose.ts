@@ -36,6 +36,7 @@ import { createApprovalSigner, type ApprovalSigner } from '../scripts/approval-s
 import { createMetaRepository } from '../store/meta-repository.js';
 import { migrateStore } from '../store/migrations.js';
 import { VERSION } from '../version.js';
+import { AppError } from '../errors/catalogue.js';
 import { createAuditLog, type AuditLog } from '../runtime/audit-log.js';
 import { createAuditRepository } from '../store/audit-repository.js';
 import { storeMigrations } from './migrations.js';
@@ -84,7 +85,38 @@ export interface Core {
 const CHAT_SENDS_PER_SECOND = 5;
 const CHAT_SEND_BURST = 30;
 
+/** Refusals that stop a start-up on purpose; each is recorded in the audit log before it does. */
+const startupRefusals = new Set([
+  'secrets_key_invalid',
+  'approval_key_invalid',
+  'store_version_unsupported',
+]);
+
 export async function buildCore(ctx: Context): Promise<Core> {
+  try {
+    return await composeCore(ctx);
+  } catch (err) {
+    if (err instanceof AppError && startupRefusals.has(err.code)) {
+      // No redactor yet (the secrets may be what failed): these messages name keys and
+      // versions, never a value.
+      await createAuditLog({
+        repo: createAuditRepository(ctx.redis),
+        redact: (text) => text,
+        log: ctx.log,
+      }).record({
+        actor: 'steward',
+        channel: 'system',
+        action: 'startup.refuse',
+        target: ctx.config.paths.data,
+        outcome: 'refused',
+        details: { error: err.code, message: err.message, release: VERSION },
+      });
+    }
+    throw err;
+  }
+}
+
+async function composeCore(ctx: Context): Promise<Core> {
   const { redis, config, log } = ctx;
   const stats = createStatsRepository(redis);
   // A missing or wrong key stops start-up here (SecretsKeyError) without touching stored values.
@@ -120,6 +152,7 @@ export async function buildCore(ctx: Context): Promise<Core> {
     mirror,
     log,
     signer,
+    trail: audit,
     onChange: (change) => follow.approvals?.onScriptChange(change),
     forget: (name) => recentChecks.forget(name),
   });
@@ -144,6 +177,7 @@ export async function buildCore(ctx: Context): Promise<Core> {
     getSecret: (name) => secrets.get(name),
     repo: createChatRepository(redis),
     redact,
+    trail: audit,
     takeSend: (provider) => buckets.take('chat', provider, CHAT_SENDS_PER_SECOND, CHAT_SEND_BURST),
     // BLPOP holds its connection while it waits: one of its own.
     openUpdateReader: () =>
@@ -208,6 +242,7 @@ export function toolsetDeps(core: Core): ToolsetDeps {
   return {
     redact: core.redact,
     egress: core.egress,
+    trail: core.audit,
     scripts: { scripts: core.scripts, runner: core.scriptRunner },
     ...(core.chat.configured.length > 0 ? { chat: core.chat.outbox } : {}),
   };
@@ -255,6 +290,7 @@ export async function buildServerParts(
     log: ctx.log,
     egress: core.egress,
     redact: core.redact,
+    trail: core.audit,
     runScript: scriptRunnerAdapter(core.scriptRunner),
     // Agent schedules need an engine: configured (engine.url, engine.command) or supervised here.
     ...(engine.configured
@@ -302,7 +338,7 @@ export async function buildAppDeps(
   auth?: AuthModule,
 ): Promise<AppDeps> {
   const scriptStore = core.scripts.store;
-  const authModule = auth ?? (await createAuthModule(ctx));
+  const authModule = auth ?? (await createAuthModule({ ...ctx, trail: core.audit }));
 
   /** Secret names any script declares in `# @secrets:` (listed even before they are set). */
   const declaredNames = async () => {

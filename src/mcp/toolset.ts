@@ -6,6 +6,7 @@ import type { ChatOutbox } from '../chat/chat-outbox.js';
 import { builtinTools } from './tools/index.js';
 import { chatTools } from './tools/chat-tools.js';
 import { scriptTools, type ScriptToolDeps } from './tools/script-tools.js';
+import type { AuditLog } from '../runtime/audit-log.js';
 
 export interface Toolset {
   registry: ToolRegistry;
@@ -21,6 +22,8 @@ export interface ToolsetDeps {
   scripts?: Omit<ScriptToolDeps, 'allowlist'>;
   /** Outbound chat (`chat_send`), listed when a chat provider is configured. */
   chat?: Pick<ChatOutbox, 'configured' | 'send'>;
+  /** Every tool call is recorded here. */
+  trail: Pick<AuditLog, 'record'>;
 }
 
 export function createToolset(ctx: Pick<Context, 'config' | 'log'>, deps: ToolsetDeps): Toolset {
@@ -31,7 +34,7 @@ export function createToolset(ctx: Pick<Context, 'config' | 'log'>, deps: Toolse
     ...(deps.scripts ? scriptTools({ ...deps.scripts, allowlist: config.scripts.allowlist }) : []),
     ...(deps.chat ? chatTools(deps.chat) : []),
   ];
-  const registry = createToolRegistry(tools, (text) => deps.redact(text));
+  const registry = createToolRegistry(tools, (text) => deps.redact(text), deps.trail);
   const scripts = deps.scripts?.scripts;
   const scriptFiles = scripts && {
     written: (name: string, source: string) => scripts.noteToolWrite(name, source),

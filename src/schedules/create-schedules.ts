@@ -14,6 +14,7 @@ import type { ScheduleValues } from './schedule-records.js';
 import { runEntrySchema } from './schedule-schema.js';
 import { createScheduleService } from './schedule-service.js';
 import { createSchedulerSync } from './scheduler-sync.js';
+import type { AuditLog } from '../runtime/audit-log.js';
 
 export interface SchedulesDeps {
   redis: Redis;
@@ -21,6 +22,8 @@ export interface SchedulesDeps {
   config: Pick<LoadedConfig, 'schedules' | 'webhooks'>;
   log: Logger;
   egress: Egress;
+  /** Deliveries are recorded in the audit log. */
+  trail: Pick<AuditLog, 'record'>;
   redact(text: string): string;
   runScript?: RunScript;
   runAgent?: RunAgent;
@@ -89,7 +92,7 @@ export function createSchedules(deps: SchedulesDeps) {
     leaseMs,
     log: deps.log,
   });
-  const deliver = createDeliveryProcessor({ providers, runState, store });
+  const deliver = createDeliveryProcessor({ providers, runState, store, trail: deps.trail });
   return {
     store,
     runState,

@@ -2,6 +2,9 @@ import { BadRequestError, ConflictError, NotFoundError } from '../errors/request
 import { ScriptNotFoundError } from '../errors/script-errors.js';
 import type { Logger } from '../log/logger.js';
 import type { ScriptRepository } from '../store/script-repository.js';
+import { AppError } from '../errors/catalogue.js';
+import type { AuditChannel } from '../runtime/audit-entry.js';
+import type { AuditLog } from '../runtime/audit-log.js';
 import type { ApprovalSigner } from './approval-signature.js';
 import type { FileMirror } from './file-mirror.js';
 import { hashSource, newCommitId } from './hashing.js';
@@ -42,6 +45,8 @@ export interface ScriptServiceDeps {
   log: Logger;
   /** Signs each approval with the key kept outside Redis (`approval-signature.ts`). */
   signer: ApprovalSigner;
+  /** Every change, and every refused one, goes to the audit log with its hash and channel. */
+  trail: Pick<AuditLog, 'record'>;
   /** Told after each change is stored; its failures are logged, never the change's. */
   onChange?: (change: ScriptChange) => Promise<void> | void;
   /**
@@ -73,11 +78,50 @@ export function createScriptService({
   mirror,
   log,
   signer,
+  trail,
   onChange,
   forget = () => {},
   now = () => new Date(),
 }: ScriptServiceDeps) {
   const stamp = () => now().toISOString();
+
+  /**
+   * Runs a change and records it: its hash and version when done, its error code when refused
+   * (a rule said no) or failed. The channel follows the author unless the caller names it: the
+   * tool server's author is `mcp`, the disk import's `filesystem`.
+   */
+  async function recorded<T extends ScriptRecord | void>(
+    action: string,
+    name: string,
+    who: { actor: string; via?: AuditChannel | undefined },
+    change: () => Promise<T>,
+    details: Record<string, unknown> = {},
+  ): Promise<T> {
+    const channel =
+      who.via ?? (who.actor === 'mcp' ? 'mcp' : who.actor === 'filesystem' ? 'system' : 'api');
+    const entry = { actor: who.actor, channel, action, target: name };
+    try {
+      const result = await change();
+      const record = result as ScriptRecord | undefined;
+      await trail.record({
+        ...entry,
+        details: record ? { ...details, hash: record.hash, commit: record.head } : details,
+      });
+      return result;
+    } catch (err) {
+      const refused = err instanceof AppError && err.status < 500 && err.status !== 400;
+      await trail.record({
+        ...entry,
+        outcome: refused ? 'refused' : 'failed',
+        details: {
+          ...details,
+          error: err instanceof AppError ? err.code : 'internal_error',
+          message: (err as Error).message,
+        },
+      });
+      throw err;
+    }
+  }
   const commitRecord = async (record: ScriptRecord, version?: VersionRecord) => {
     await store.commit(record, version);
     forget(record.name);
@@ -143,6 +187,19 @@ export function createScriptService({
     });
   }
 
+  /** A new version whose source is that of `commit`, pending again. */
+  function restoreRecord(name: string, commit: string, author: string): Promise<ScriptRecord> {
+    return store.withLock(name, async () => {
+      const current = await mustGet(name);
+      const old = await store.version(name, commit);
+      if (!old) throw new NotFoundError(`script ${name} has no version ${commit}`);
+      const v = await newVersion(name, old.source, { author, message: `restored from ${commit}` });
+      const next = modified(current, v);
+      await commitRecord(next, v);
+      return next;
+    });
+  }
+
   function checkName(name: string): void {
     if (!isScriptName(name)) {
       throw new BadRequestError(scriptNameMessage(name));
@@ -195,57 +252,83 @@ export function createScriptService({
       return store.versions(name);
     },
 
-    async create(name: string, source: string, author: string, message = 'created') {
-      checkName(name);
-      checkSource(name, source);
-      const record = await createRecord(name, source, { author, message });
+    async create(
+      name: string,
+      source: string,
+      author: string,
+      message = 'created',
+      via?: AuditChannel,
+    ) {
+      const record = await recorded('script.create', name, { actor: author, via }, async () => {
+        checkName(name);
+        checkSource(name, source);
+        return createRecord(name, source, { author, message });
+      });
       await mirrorWrite(record);
       await pendingNow(record);
       return record;
     },
 
-    async update(name: string, source: string, author: string, message = 'updated') {
-      checkName(name);
-      await mustGet(name);
-      checkSource(name, source);
-      const record = await updateRecord(name, source, { author, message });
+    async update(
+      name: string,
+      source: string,
+      author: string,
+      message = 'updated',
+      via?: AuditChannel,
+    ) {
+      const record = await recorded('script.update', name, { actor: author, via }, async () => {
+        checkName(name);
+        await mustGet(name);
+        checkSource(name, source);
+        return updateRecord(name, source, { author, message });
+      });
       await mirrorWrite(record);
       await pendingNow(record);
       return record;
     },
 
     /** A new version whose source is that of `commit`; pending again. */
-    async restore(name: string, commit: string, author: string) {
-      const record = await store.withLock(name, async () => {
-        const current = await mustGet(name);
-        const old = await store.version(name, commit);
-        if (!old) throw new NotFoundError(`script ${name} has no version ${commit}`);
-        const v = await newVersion(name, old.source, {
-          author,
-          message: `restored from ${commit}`,
-        });
-        const next = modified(current, v);
-        await commitRecord(next, v);
-        return next;
-      });
+    async restore(name: string, commit: string, author: string, via?: AuditChannel) {
+      const who = { actor: author, via };
+      const record = await recorded(
+        'script.restore',
+        name,
+        who,
+        () => restoreRecord(name, commit, author),
+        {
+          from: commit,
+        },
+      );
       await mirrorWrite(record);
       await pendingNow(record);
       return record;
     },
 
     /** Approves the current hash; `expectedHash` guards against approving a text not reviewed. */
-    async approve(name: string, by: string, expectedHash?: string): Promise<ScriptRecord> {
+    async approve(
+      name: string,
+      by: string,
+      expectedHash?: string,
+      via?: AuditChannel,
+    ): Promise<ScriptRecord> {
       let changed = false;
-      const record = await store.withLock(name, async () => {
-        const current = await mustGet(name);
-        const holds = (r: ScriptRecord) => signer.check(r) === null;
-        const next = approved(current, by, stamp(), expectedHash, holds);
-        changed = next !== current;
-        if (!changed) return next;
-        const signed = { ...next, approval_sig: signer.sign(next) };
-        await commitRecord(signed);
-        return signed;
-      });
+      const record = await recorded(
+        'script.approve',
+        name,
+        { actor: by, via },
+        () =>
+          store.withLock(name, async () => {
+            const current = await mustGet(name);
+            const holds = (r: ScriptRecord) => signer.check(r) === null;
+            const next = approved(current, by, stamp(), expectedHash, holds);
+            changed = next !== current;
+            if (!changed) return next;
+            const signed = { ...next, approval_sig: signer.sign(next) };
+            await commitRecord(signed);
+            return signed;
+          }),
+        expectedHash !== undefined ? { reviewed_hash: expectedHash } : {},
+      );
       if (changed) await tell({ kind: 'approved', record, by });
       return record;
     },
@@ -256,22 +339,32 @@ export function createScriptService({
       by: string,
       reason: string,
       expectedHash?: string,
+      via?: AuditChannel,
     ): Promise<ScriptRecord> {
-      const record = await store.withLock(name, async () => {
-        const next = rejected(await mustGet(name), by, stamp(), reason, expectedHash);
-        await commitRecord(next);
-        return next;
-      });
+      const record = await recorded(
+        'script.reject',
+        name,
+        { actor: by, via },
+        () =>
+          store.withLock(name, async () => {
+            const next = rejected(await mustGet(name), by, stamp(), reason, expectedHash);
+            await commitRecord(next);
+            return next;
+          }),
+        { reason },
+      );
       await tell({ kind: 'rejected', record, by });
       return record;
     },
 
-    async remove(name: string): Promise<void> {
-      await store.withLock(name, async () => {
-        await mustGet(name);
-        await store.remove(name);
-        forget(name);
-      });
+    async remove(name: string, by = 'admin', via?: AuditChannel): Promise<void> {
+      await recorded('script.delete', name, { actor: by, via }, () =>
+        store.withLock(name, async () => {
+          await mustGet(name);
+          await store.remove(name);
+          forget(name);
+        }),
+      );
       try {
         await mirror.remove(name);
       } catch (err) {
@@ -327,16 +420,29 @@ export function createScriptService({
           const who = toolWrites[i] === hashSource(file.source) ? fromTool : fromDisk;
           // Another process may import the same file at the same moment (every role reloads
           // at start): the store re-checks under the script's lock, so it lands once.
+          const imported = async (record: ScriptRecord) => {
+            // A file another process imported first comes back unchanged: recorded once.
+            if (record.head !== current?.head) {
+              await trail.record({
+                actor: who.author,
+                channel: who === fromTool ? 'mcp' : 'system',
+                action: 'script.import',
+                target: file.name,
+                details: { hash: record.hash, commit: record.head },
+              });
+            }
+            await pendingNow(record);
+          };
           if (current) {
-            await pendingNow(await updateRecord(file.name, file.source, who, true));
+            await imported(await updateRecord(file.name, file.source, who, true));
             report.updated.push(file.name);
           } else {
             try {
-              await pendingNow(await createRecord(file.name, file.source, who));
+              await imported(await createRecord(file.name, file.source, who));
               report.created.push(file.name);
             } catch (err) {
               if (!(err instanceof ConflictError)) throw err;
-              await pendingNow(await updateRecord(file.name, file.source, who, true));
+              await imported(await updateRecord(file.name, file.source, who, true));
               report.updated.push(file.name);
             }
           }

@@ -8,6 +8,7 @@ import { createAdminRepository } from '../../src/store/admin-repository.js';
 import { createSessionRepository } from '../../src/store/session-repository.js';
 import type { Redis } from '../../src/store/redis.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
+import { memoryTrail } from '../support/trail.js';
 
 const PASSWORD = 'correct horse battery staple';
 const client = { ip: '203.0.113.9' };
@@ -49,6 +50,7 @@ function build(graceMs = 0) {
     },
   });
   const service = createAuthService({
+    trail: memoryTrail(),
     admins: createAdminRepository(redis),
     sessions: createSessionRepository(redis, { ttlMs: 3_600_000, graceMs }),
     log: pino({ level: 'info' }, sink),

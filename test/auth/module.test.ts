@@ -8,6 +8,7 @@ import { createAuthModule } from '../../src/auth/module.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/log/logger.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
+import { memoryTrail } from '../support/trail.js';
 
 const prefix = uniquePrefix('auth-module');
 const redis = storeRedis(prefix);
@@ -25,6 +26,7 @@ const config = (overrides: Record<string, unknown>) =>
 describe('auth module', () => {
   it('builds from the config: issuer, token lifetimes and rate limits', async () => {
     const auth = await createAuthModule({
+      trail: memoryTrail(),
       config: config({
         'admin.jwt.issuer': 'my-steward',
         'admin.jwt.access_expiry': '5m',
@@ -47,13 +49,19 @@ describe('auth module', () => {
   });
 
   it('creates the signing secret in the data dir, or uses the configured one', async () => {
-    const generated = await createAuthModule({ config: config({}), redis, log });
+    const generated = await createAuthModule({
+      trail: memoryTrail(),
+      config: config({}),
+      redis,
+      log,
+    });
     const file = path.join(dir, 'data', JWT_SECRET_FILE);
     expect(readFileSync(file, 'utf8').trim()).toBe(generated.secret);
 
     const configured = 'k'.repeat(40);
     const other = path.join(dir, 'other');
     const auth = await createAuthModule({
+      trail: memoryTrail(),
       config: config({ data_dir: 'other', 'admin.jwt.secret': configured }),
       redis,
       log,
@@ -64,6 +72,7 @@ describe('auth module', () => {
 
   it('keeps the login limit apart from the API limit', async () => {
     const auth = await createAuthModule({
+      trail: memoryTrail(),
       config: config({ 'admin.rate_limit.login_per_minute': 1 }),
       redis,
       log,
@@ -74,8 +83,18 @@ describe('auth module', () => {
   });
 
   it('gives every process on the store the same admin account', async () => {
-    const a = await createAuthModule({ config: config({}), redis, log });
-    const b = await createAuthModule({ config: config({}), redis, log });
+    const a = await createAuthModule({
+      trail: memoryTrail(),
+      config: config({}),
+      redis,
+      log,
+    });
+    const b = await createAuthModule({
+      trail: memoryTrail(),
+      config: config({}),
+      redis,
+      log,
+    });
     expect(await b.service.setupRequired()).toBe(true);
     const password = 'correct horse battery staple';
     await a.service.setup(

@@ -16,6 +16,7 @@ import {
   type SentMessage,
   type TelegramStandIn,
 } from '../support/telegram-stand-in.js';
+import { memoryTrail } from '../support/trail.js';
 
 /**
  * Script reviews from chat, end to end: a script that becomes pending (the model's script_exec
@@ -136,6 +137,7 @@ describe('script reviews in the administrator chat', { timeout: 180_000 }, () =>
       mirror: createFileMirror(t.ctx.config.paths.scripts),
       log: t.ctx.log,
       signer: t.services.signer,
+      trail: memoryTrail(),
     });
     await quiet.update('moving.star', 'def main():\n    return 2\n', 'someone');
     expect(await tap(first, 'Approve')).toBe('The script changed: nothing was approved.');

@@ -8,6 +8,7 @@ import { scheduleHarness, waitFor, type ScheduleHarness } from '../schedules/har
 import { spawnWorker, type WorkerProcess } from '../schedules/processes.js';
 import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-stand-in.js';
 import { deploymentSigner } from '../support/script-record.js';
+import { memoryTrail } from '../support/trail.js';
 
 /**
  * The chat gateway across `steward worker` processes: one leader polls Telegram, another takes
@@ -79,6 +80,7 @@ describe('chat gateway and delivery across worker processes', { timeout: 120_000
       mirror: createFileMirror(h!.t.ctx.config.paths.scripts),
       log: h!.t.ctx.log,
       signer: await deploymentSigner(h!.t.ctx),
+      trail: memoryTrail(),
     });
     await scripts.create(
       'long.star',

@@ -9,6 +9,7 @@ import { createScriptRepository } from '../../src/store/script-repository.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from '../schedules/harness.js';
 import { spawnWorker, type WorkerProcess } from '../schedules/processes.js';
 import { deploymentSigner } from '../support/script-record.js';
+import { memoryTrail } from '../support/trail.js';
 
 describe('schedules across worker processes', () => {
   let h: ScheduleHarness | undefined;
@@ -48,6 +49,7 @@ describe('schedules across worker processes', () => {
       mirror: createFileMirror(h!.t.ctx.config.paths.scripts),
       log: h!.t.ctx.log,
       signer: await deploymentSigner(h!.t.ctx),
+      trail: memoryTrail(),
     });
     await scripts.create(name, source, 'admin');
     await scripts.approve(name, 'admin');

@@ -15,6 +15,7 @@ import {
   type RunningScheduleWorkers,
 } from '../../src/workers/schedule-runs/start-schedule-workers.js';
 import { createTestContext, type TestContext } from '../support/app.js';
+import { memoryTrail } from '../support/trail.js';
 
 /** Schedules over a test context: real egress, no secrets, no script runner or engine. */
 export function baseScheduleDeps(ctx: Context): SchedulesDeps {
@@ -31,6 +32,7 @@ export function baseScheduleDeps(ctx: Context): SchedulesDeps {
       maxRedirects: config.egress.max_redirects,
     }),
     redact: (text) => emptyRedactor.redact(text),
+    trail: memoryTrail(),
   };
 }
 

@@ -25,6 +25,7 @@ import {
 import { createStatsRepository, type StatsRepository } from '../../src/store/stats-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
 import { testSigner } from '../support/script-record.js';
+import { memoryTrail } from '../support/trail.js';
 
 let prefix: string;
 let dir: string;
@@ -84,7 +85,13 @@ beforeAll(() => {
   repository = createScriptRepository(redis);
   stats = createStatsRepository(redis);
   mirror = createFileMirror(dir);
-  scripts = createScriptService({ store: repository, mirror, log: silent, signer: testSigner });
+  scripts = createScriptService({
+    store: repository,
+    mirror,
+    log: silent,
+    signer: testSigner,
+    trail: memoryTrail(),
+  });
 });
 afterAll(async () => {
   redis.disconnect();

@@ -18,6 +18,7 @@ import type { Redis } from '../../src/store/redis.js';
 import { createScriptRepository } from '../../src/store/script-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
 import { testSigner } from '../support/script-record.js';
+import { memoryTrail } from '../support/trail.js';
 
 let prefix: string;
 let root: string;
@@ -35,6 +36,7 @@ function serviceOn(connection: Redis, log: Logger = silent, mirrorDir = dir): Sc
     mirror: createFileMirror(mirrorDir),
     log,
     signer: testSigner,
+    trail: memoryTrail(),
     now: () => clock,
   });
 }
@@ -183,6 +185,7 @@ describe('script service changes', () => {
       mirror: createFileMirror(dir),
       log: silent,
       signer: testSigner,
+      trail: memoryTrail(),
       forget: (name) => void forgotten.push(name),
     });
     await scripts.create('fg.star', 'x = 1\n', 'alice');
@@ -345,6 +348,7 @@ describe('reloadFromDisk', () => {
       mirror: createFileMirror(dir),
       log: silent,
       signer: testSigner,
+      trail: memoryTrail(),
       now: () => clock,
     });
     try {

@@ -13,6 +13,7 @@ import {
 } from '../../src/store/script-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
 import { testSigner } from '../support/script-record.js';
+import { memoryTrail } from '../support/trail.js';
 
 let prefix: string;
 let dir: string;
@@ -32,6 +33,7 @@ beforeAll(() => {
     mirror: createFileMirror(dir),
     log: pino({ level: 'silent' }),
     signer: testSigner,
+    trail: memoryTrail(),
   });
 });
 afterAll(async () => {

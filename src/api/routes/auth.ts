@@ -12,6 +12,7 @@ import {
   setRefreshCookie,
 } from '../plugins/auth.js';
 import { byIp, rateLimitHook } from '../plugins/rate-limit.js';
+import { channelOf } from '../plugins/audit-trail.js';
 
 export const loginBodySchema = z.object({ username: z.string(), password: z.string() });
 export const loginResultSchema = z.object({ message: z.string() });
@@ -37,7 +38,10 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthModule }> = async (app, 
     },
     async (request, reply) => {
       const { username, password } = request.body;
-      const refresh = await auth.service.login(username, password, { ip: request.ip });
+      const refresh = await auth.service.login(username, password, {
+        ip: request.ip,
+        channel: channelOf(request),
+      });
       setRefreshCookie(request, reply, refresh.token, refreshTtlMs);
       return { message: 'logged in' };
     },
@@ -59,7 +63,7 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthModule }> = async (app, 
       if (!claims) throw new InvalidRefreshTokenError();
       const result = await auth.service.refresh(
         { username: claims.sub, role: claims.role, sid: claims.sid, jti: claims.jti },
-        { ip: request.ip },
+        { ip: request.ip, channel: channelOf(request) },
       );
       setRefreshCookie(request, reply, result.refresh.token, refreshTtlMs);
       return {
@@ -87,7 +91,7 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthModule }> = async (app, 
         if (refresh) sids.push(refresh.sid);
       } catch {}
     }
-    await auth.service.logout(sids, { ip: request.ip });
+    await auth.service.logout(sids, { ip: request.ip, channel: channelOf(request) });
     clearRefreshCookie(request, reply);
     return reply.code(204).send();
   });

@@ -43,14 +43,28 @@ export const chatAdminRoutes: FastifyPluginAsync<{ access: ChatAccess }> = async
 
   r.post(
     '/chat/pairings/:code/approve',
-    { schema: { params, response: { 200: identitySchema } } },
-    async (req) => access.approve(req.params.code),
+    {
+      config: { audit: 'chat.pairing.approve' },
+      schema: { params, response: { 200: identitySchema } },
+    },
+    async (req) => {
+      const identity = await access.approve(req.params.code);
+      req.auditDetails = { provider: identity.provider, user_id: identity.user_id };
+      return identity;
+    },
   );
 
   r.post(
     '/chat/pairings/:code/deny',
-    { schema: { params, response: { 200: pairingSchema } } },
-    async (req) => access.deny(req.params.code),
+    {
+      config: { audit: 'chat.pairing.deny' },
+      schema: { params, response: { 200: pairingSchema } },
+    },
+    async (req) => {
+      const pairing = await access.deny(req.params.code);
+      req.auditDetails = { provider: pairing.provider, user_id: pairing.user_id };
+      return pairing;
+    },
   );
 
   r.get('/chat/identities', { schema: { response: { 200: z.array(identitySchema) } } }, async () =>

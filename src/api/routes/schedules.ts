@@ -27,8 +27,15 @@ export const scheduleRoutes: FastifyPluginAsync<{ schedules: ScheduleService }> 
 
   r.post(
     '/schedules',
-    { schema: { body: createScheduleBody, response: { 201: scheduleSchema } } },
-    async (req, reply) => reply.code(201).send(await schedules.create(req.body)),
+    {
+      config: { audit: 'schedule.create' },
+      schema: { body: createScheduleBody, response: { 201: scheduleSchema } },
+    },
+    async (req, reply) => {
+      const created = await schedules.create(req.body);
+      req.auditDetails = { id: created.id, name: created.name };
+      return reply.code(201).send(created);
+    },
   );
 
   r.get('/schedules/:id', { schema: { params, response: { 200: scheduleSchema } } }, async (req) =>
@@ -37,18 +44,28 @@ export const scheduleRoutes: FastifyPluginAsync<{ schedules: ScheduleService }> 
 
   r.put(
     '/schedules/:id',
-    { schema: { params, body: updateScheduleBody, response: { 200: scheduleSchema } } },
+    {
+      config: { audit: 'schedule.update' },
+      schema: { params, body: updateScheduleBody, response: { 200: scheduleSchema } },
+    },
     async (req) => schedules.update(req.params.id, req.body),
   );
 
-  r.delete('/schedules/:id', { schema: { params } }, async (req, reply) => {
-    await schedules.remove(req.params.id);
-    return reply.code(204).send();
-  });
+  r.delete(
+    '/schedules/:id',
+    { config: { audit: 'schedule.delete' }, schema: { params } },
+    async (req, reply) => {
+      await schedules.remove(req.params.id);
+      return reply.code(204).send();
+    },
+  );
 
   r.post(
     '/schedules/:id/enable',
-    { schema: { params, response: { 200: statusSchema('enabled') } } },
+    {
+      config: { audit: 'schedule.enable' },
+      schema: { params, response: { 200: statusSchema('enabled') } },
+    },
     async (req) => {
       await schedules.setEnabled(req.params.id, true);
       return { status: 'enabled' as const };
@@ -57,7 +74,10 @@ export const scheduleRoutes: FastifyPluginAsync<{ schedules: ScheduleService }> 
 
   r.post(
     '/schedules/:id/disable',
-    { schema: { params, response: { 200: statusSchema('disabled') } } },
+    {
+      config: { audit: 'schedule.disable' },
+      schema: { params, response: { 200: statusSchema('disabled') } },
+    },
     async (req) => {
       await schedules.setEnabled(req.params.id, false);
       return { status: 'disabled' as const };
@@ -66,7 +86,10 @@ export const scheduleRoutes: FastifyPluginAsync<{ schedules: ScheduleService }> 
 
   r.post(
     '/schedules/:id/run',
-    { schema: { params, response: { 200: statusSchema('triggered') } } },
+    {
+      config: { audit: 'schedule.run' },
+      schema: { params, response: { 200: statusSchema('triggered') } },
+    },
     async (req) => {
       await schedules.trigger(req.params.id);
       return { status: 'triggered' as const };

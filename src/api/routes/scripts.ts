@@ -27,6 +27,7 @@ import {
   versionListSchema,
   versionSourceSchema,
 } from './scripts/schemas.js';
+import { channelOf } from '../plugins/audit-trail.js';
 
 /** The authenticated administrator; the guard sets `request.user` on protected routes. */
 function actor(request: FastifyRequest): string {
@@ -91,7 +92,13 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
     '/scripts',
     { schema: { body: createBody, response: { 201: changedSchema } } },
     async (req, reply) => {
-      const record = await scripts.create(req.body.name, req.body.source, actor(req));
+      const record = await scripts.create(
+        req.body.name,
+        req.body.source,
+        actor(req),
+        undefined,
+        channelOf(req),
+      );
       return reply.code(201).send({ name: record.name, status: record.status, hash: record.hash });
     },
   );
@@ -100,13 +107,19 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
     '/scripts/:name',
     { schema: { params: nameParams, body: updateBody, response: { 200: changedSchema } } },
     async (req) => {
-      const record = await scripts.update(req.params.name, req.body.source, actor(req));
+      const record = await scripts.update(
+        req.params.name,
+        req.body.source,
+        actor(req),
+        undefined,
+        channelOf(req),
+      );
       return { name: record.name, status: record.status, hash: record.hash };
     },
   );
 
   r.delete('/scripts/:name', { schema: { params: nameParams } }, async (req, reply) => {
-    await scripts.remove(req.params.name);
+    await scripts.remove(req.params.name, actor(req), channelOf(req));
     return reply.code(204).send();
   });
 
@@ -120,7 +133,12 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
       },
     },
     async (req) => {
-      const record = await scripts.approve(req.params.name, actor(req), req.body?.hash);
+      const record = await scripts.approve(
+        req.params.name,
+        actor(req),
+        req.body?.hash,
+        channelOf(req),
+      );
       return {
         name: record.name,
         status: 'approved' as const,
@@ -140,7 +158,13 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
       },
     },
     async (req) => {
-      const record = await scripts.reject(req.params.name, actor(req), req.body.reason);
+      const record = await scripts.reject(
+        req.params.name,
+        actor(req),
+        req.body.reason,
+        undefined,
+        channelOf(req),
+      );
       return {
         name: record.name,
         status: 'rejected' as const,
@@ -250,7 +274,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
     async (req) => {
       const { name, commit } = req.params;
       await version(name, commit);
-      const record = await scripts.restore(name, commit, actor(req));
+      const record = await scripts.restore(name, commit, actor(req), channelOf(req));
       return { name: record.name, status: record.status, restored_from: commit };
     },
   );

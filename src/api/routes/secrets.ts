@@ -43,7 +43,10 @@ export const secretRoutes: FastifyPluginAsync<SecretRoutesOptions> = async (
 
   r.post(
     '/secrets/:name',
-    { schema: { params, body: setBody, response: { 200: setResultSchema } } },
+    {
+      config: { audit: 'secret.set' },
+      schema: { params, body: setBody, response: { 200: setResultSchema } },
+    },
     async (req) => {
       const result = await secrets.set(req.params.name, req.body.value);
       await redaction?.refresh();
@@ -51,11 +54,15 @@ export const secretRoutes: FastifyPluginAsync<SecretRoutesOptions> = async (
     },
   );
 
-  r.delete('/secrets/:name', { schema: { params } }, async (req, reply) => {
-    if (!(await secrets.delete(req.params.name))) {
-      throw new NotFoundError(`secret ${req.params.name} not found`);
-    }
-    await redaction?.refresh();
-    return reply.code(204).send();
-  });
+  r.delete(
+    '/secrets/:name',
+    { config: { audit: 'secret.delete' }, schema: { params } },
+    async (req, reply) => {
+      if (!(await secrets.delete(req.params.name))) {
+        throw new NotFoundError(`secret ${req.params.name} not found`);
+      }
+      await redaction?.refresh();
+      return reply.code(204).send();
+    },
+  );
 };

@@ -5,6 +5,7 @@ import type { AuthModule } from '../../auth/module.js';
 import { isLocalRequest, SETUP_TOKEN_HEADER } from '../../auth/setup-token.js';
 import { ForbiddenError } from '../../errors/request-errors.js';
 import { byIp, rateLimitHook } from '../plugins/rate-limit.js';
+import { channelOf } from '../plugins/audit-trail.js';
 
 export const setupStatusSchema = z.object({ setup_required: z.boolean() });
 export const setupBodySchema = z.object({
@@ -39,7 +40,7 @@ export const setupRoutes: FastifyPluginAsync<{ auth: AuthModule }> = async (app,
           );
         }
       }
-      await auth.service.setup(request.body, { ip: request.ip });
+      await auth.service.setup(request.body, { ip: request.ip, channel: channelOf(request) });
       await auth.setupToken.discard();
       return { success: true, message: 'admin account created; log in with POST /api/auth/login' };
     },

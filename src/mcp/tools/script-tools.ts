@@ -128,5 +128,7 @@ async function prunePendingExec(scripts: ScriptService, keep: string): Promise<v
     .filter((r) => r.name.startsWith('exec-') && r.status === 'pending' && r.name !== keep)
     .sort((a, b) => a.created_at.localeCompare(b.created_at));
   const excess = pending.length + 1 - maxPendingExec;
-  for (const record of pending.slice(0, Math.max(0, excess))) await scripts.remove(record.name);
+  for (const record of pending.slice(0, Math.max(0, excess))) {
+    await scripts.remove(record.name, 'steward', 'mcp');
+  }
 }

@@ -2,6 +2,7 @@ import { deliveryPayload } from '../../queue/definitions.js';
 import type { RunState, ScheduleStore } from '../schedule-records.js';
 import type { ProviderName } from '../schedule-schema.js';
 import { DeliveryError } from '../../errors/delivery-error.js';
+import type { AuditLog } from '../../runtime/audit-log.js';
 import type { ProviderRegistry } from './provider.js';
 
 export interface DeliveryJob {
@@ -21,15 +22,28 @@ export function createDeliveryProcessor(deps: {
   providers: ProviderRegistry;
   runState: Pick<RunState, 'setDelivery'>;
   store: Pick<ScheduleStore, 'get'>;
+  /** Each delivery's outcome is recorded there too. */
+  trail: Pick<AuditLog, 'record'>;
 }) {
   return async (job: DeliveryJob): Promise<void> => {
     const p = deliveryPayload.parse(job.data);
+    const settle = async (status: 'delivered' | 'failed' | 'unknown', error?: string) => {
+      await deps.runState.setDelivery(p.scheduleId, p.runId, {
+        status,
+        ...(error !== undefined ? { error } : {}),
+      });
+      await deps.trail.record({
+        actor: `schedule:${p.scheduleId}`,
+        channel: 'schedule',
+        action: 'schedule.deliver',
+        target: `${p.provider}:${p.channelId}`,
+        outcome: status === 'delivered' ? 'ok' : 'failed',
+        details: { run: p.runId, status, ...(error !== undefined ? { error } : {}) },
+      });
+    };
     const provider = deps.providers[p.provider as ProviderName];
     if (!provider) {
-      await deps.runState.setDelivery(p.scheduleId, p.runId, {
-        status: 'failed',
-        error: 'provider not configured',
-      });
+      await settle('failed', 'provider not configured');
       return;
     }
     const schedule = await deps.store.get(p.scheduleId);
@@ -49,12 +63,9 @@ export function createDeliveryProcessor(deps: {
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (!permanent && !lastAttempt) throw err;
       const unknown = err instanceof DeliveryError && err.details.unknown;
-      await deps.runState.setDelivery(p.scheduleId, p.runId, {
-        status: unknown ? 'unknown' : 'failed',
-        error: (err as Error).message,
-      });
+      await settle(unknown ? 'unknown' : 'failed', (err as Error).message);
       return;
     }
-    await deps.runState.setDelivery(p.scheduleId, p.runId, { status: 'delivered' });
+    await settle('delivered');
   };
 }

@@ -21,6 +21,7 @@ import { createLogger } from '../../../src/log/logger.js';
 import type { Redis } from '../../../src/store/redis.js';
 import { badTokens } from '../../auth/bad-tokens.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../../support/redis.js';
+import { memoryTrail } from '../../support/trail.js';
 
 describe('hostName', () => {
   it('strips the port and lowercases', () => {
@@ -50,6 +51,7 @@ describe('auth plugin', () => {
   beforeAll(async () => {
     redis = storeRedis(prefix);
     auth = await createAuthModule({
+      trail: memoryTrail(),
       config: loadConfig({
         cwd: dir,
         env: {},

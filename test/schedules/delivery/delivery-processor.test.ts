@@ -10,6 +10,7 @@ import type {
 } from '../../../src/schedules/delivery/provider.js';
 import type { StoredSchedule } from '../../../src/schedules/schedule-records.js';
 import type { RunEntry } from '../../../src/schedules/schedule-schema.js';
+import { memoryTrail } from '../../support/trail.js';
 
 const payload = {
   scheduleId: 's1',
@@ -24,6 +25,7 @@ const payload = {
 /** The processor over providers of the test, recording what it writes into the run entry. */
 function setup(providers: ProviderRegistry, scheduleName: string | null = 'daily') {
   const recorded: Array<{ id: string; runId: string; delivery: RunEntry['delivery'] }> = [];
+  const trail = memoryTrail();
   const process = createDeliveryProcessor({
     providers,
     runState: {
@@ -35,13 +37,14 @@ function setup(providers: ProviderRegistry, scheduleName: string | null = 'daily
       get: async (id: string) =>
         scheduleName ? ({ id, name: scheduleName } as StoredSchedule) : null,
     },
+    trail,
   });
   const job = (attemptsMade = 0, attempts = 3, data: unknown = payload): DeliveryJob => ({
     data,
     attemptsMade,
     opts: { attempts },
   });
-  return { process, job, recorded };
+  return { process, job, recorded, trail };
 }
 
 function failing(err: Error): ProviderRegistry {
@@ -57,7 +60,7 @@ function failing(err: Error): ProviderRegistry {
 describe('delivery processor', () => {
   it('sends the run through its provider with the schedule name, then records success', async () => {
     const sent: Array<[string, DeliveryMessage]> = [];
-    const { process, job, recorded } = setup({
+    const { process, job, recorded, trail } = setup({
       webhook: { deliver: async (channel, message) => void sent.push([channel, message]) },
     });
     await process(job());
@@ -77,6 +80,16 @@ describe('delivery processor', () => {
       ],
     ]);
     expect(recorded).toEqual([{ id: 's1', runId: 'r1', delivery: { status: 'delivered' } }]);
+    expect(trail.events).toEqual([
+      {
+        actor: 'schedule:s1',
+        channel: 'schedule',
+        action: 'schedule.deliver',
+        target: 'webhook:ops',
+        outcome: 'ok',
+        details: { run: 'r1', status: 'delivered' },
+      },
+    ]);
   });
 
   it('names a deleted schedule by its id', async () => {

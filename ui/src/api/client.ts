@@ -48,7 +48,10 @@ export class ApiClient {
   refresh(): Promise<AccessSession | null> {
     this.refreshing ??= (async () => {
       try {
-        const res = await fetch('/api/session', { credentials: 'same-origin' });
+        const res = await fetch('/api/session', {
+          credentials: 'same-origin',
+          headers: { 'x-steward-client': 'ui' },
+        });
         const session = res.ok ? ((await res.json()) as AccessSession) : null;
         this.setSession(session);
         return session;
@@ -96,7 +99,12 @@ export class ApiClient {
     opts: { auth?: boolean; retry?: boolean; headers?: Record<string, string> } = {},
   ): Promise<T> {
     const { auth = true, retry = true } = opts;
-    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+    // Steward's audit log says a change came through the web UI.
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'x-steward-client': 'ui',
+      ...opts.headers,
+    };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (auth && this.token) headers.authorization = `Bearer ${this.token}`;
     let res: Response;
