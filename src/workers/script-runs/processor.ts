@@ -10,6 +10,7 @@ import {
   type ScriptRunResult,
 } from '../../queue/script-runs.js';
 import { checkApproval } from '../../scripts/approval.js';
+import { parseMetadata } from '../../scripts/metadata.js';
 import type { FileMirror } from '../../scripts/file-mirror.js';
 import type { RecentChecks } from '../../scripts/recent-checks.js';
 import type { ScriptRepository } from '../../store/script-repository.js';
@@ -36,6 +37,8 @@ export interface ProcessorDeps {
   onExpired?: () => void;
   /** `scripts.secret_egress`: where a secret without `->` destinations may be sent. */
   secretEgress?: SecretEgressPolicy;
+  /** `scripts.secret_values`: handles the host places (`opaque`, the default) or plain values. */
+  secretValues?: 'opaque' | 'plain';
   /** Checks this process's API passed a moment ago: a run they cover is not read again. */
   recent?: Pick<RecentChecks, 'fresh'>;
 }
@@ -101,22 +104,36 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
     const started = Date.now();
     // Never past the caller's own deadline: the result must reach someone.
     const deadline = Math.min(started + limits.wall_time, callerDeadline - resultTravelMs);
-    const declared = record.metadata.secrets;
+    // The bindings of the source that runs, read from it rather than from the record's
+    // metadata field: what the approval covers is the source, and only its hash is checked.
+    const metadata = parseMetadata(record.source);
+    const declared = metadata.secrets;
     // Asked for together: one round trip (the store's connection pipelines them), not one each.
     const values = await Promise.all(declared.map((secret) => deps.getSecret(secret)));
     const secretValues = new Map(declared.map((secret, i) => [secret, values[i] ?? null]));
+    const secretMode = deps.secretValues ?? 'opaque';
+    const bindings = {
+      destinations: metadata.secret_destinations ?? {},
+      placements: metadata.secret_placements ?? {},
+      policy: deps.secretEgress ?? 'bound',
+    };
 
     const host = createHostHandler({
       egress: deps.egress,
       deadline,
       bodyBudget: limits.http_body_bytes,
-      inspect: createSecretEgressGuard(
-        [...secretValues].flatMap(([secret, value]) =>
-          value === null ? [] : [{ name: secret, value }],
-        ),
-        record.metadata.secret_destinations ?? {},
-        deps.secretEgress ?? 'bound',
-      ),
+      bindings,
+      // Plain values can be anywhere in a request the script builds, so only a scan finds them.
+      inspect:
+        secretMode === 'plain'
+          ? createSecretEgressGuard(
+              [...secretValues].flatMap(([secret, value]) =>
+                value === null ? [] : [{ name: secret, value }],
+              ),
+              bindings.destinations,
+              bindings.policy,
+            )
+          : null,
     });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), deadline - started + abortGrace);
@@ -133,6 +150,7 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
           limits,
           declaredSecrets: declared,
           secretValues,
+          secretMode,
         },
         controller.signal,
         host,
