@@ -121,6 +121,15 @@ describe('secret values', () => {
     'augmented *': 'x = k\n    x *= 3\n    return x',
     'list extend': 'x = []\n    x += k\n    return x',
     'shift by it': 'return [ord(c) + 1 for c in ("x" + k)]',
+    'sorted tuples': 'return sorted([(k, 1), (k2, 2)])',
+    'sort key': 'return sorted(["b", "a"], key = lambda x: k)',
+    'dict equality': 'return {"a": k} == {"a": "x"}',
+    'list equality': 'return [k] == ["x"]',
+    'tuple hash': 'return hash((k,))',
+    'max of two': 'return max(k, k2)',
+    'list remove': 'x = ["a"]\n    x.remove(k)\n    return x',
+    'str.join separator': 'return k.join(["a", "b"])',
+    '%r of a slice': 'return "%r" % k[0]',
   };
   for (const [what, body] of Object.entries(reads)) {
     it(`refuses ${what}, naming the secret`, () => {
