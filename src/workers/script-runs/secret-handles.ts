@@ -104,4 +104,4 @@ export function createSecretVault(values: ReadonlyMap<string, string | null>): S
  * instead, and the switch that gives scripts plain values again.
  */
 export const secretReadHint =
-  ' (a script may join a secret with strings — +, %, .format(), join — and pass it to http, hmac or base64.encode, but not read it; if this script must read secret values, an administrator can set scripts.secret_values: plain in the configuration, which gives every script the plain values)';
+  ' (a script may join a secret with strings — +, %, .format(), join — and pass it to hmac, base64.encode or http, as a header value, in the URL, or as the body: text, or a dict or list that http.post sends as JSON instead of json.encode; it may not read it. If this script must read secret values, an administrator can set scripts.secret_values: plain in the configuration, which gives every script the plain values)';
