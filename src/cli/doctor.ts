@@ -103,6 +103,14 @@ export async function examine(input: DoctorInput): Promise<Finding[]> {
     );
   }
 
+  if (config.scripts.secret_values === 'plain') {
+    add(
+      'secret values',
+      'scripts.secret_values is plain: scripts read secret values, and only a scan of each request, which a reversed or otherwise transformed value escapes, keeps a value from hosts it is not bound to',
+      'set scripts.secret_values: opaque (the default) once scripts that read values use them whole: joined with strings and passed to http, hmac or base64.encode',
+    );
+  }
+
   for (const entry of config.egress.allow) {
     const parsed = parseAllowEntry(entry);
     if (parsed.kind !== 'network') continue;

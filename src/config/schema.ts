@@ -152,6 +152,12 @@ export const configSchema = strict({
      * default) or `any`. A secret with destinations goes only to them either way.
      */
     secret_egress: z.enum(['bound', 'any']).default('bound'),
+    /**
+     * What `secrets.get` gives a script: `opaque` (the default) a handle it may combine and send
+     * but never read, the host placing the value; `plain` the value itself, for scripts written
+     * before handles that read their secrets (flagged by `steward doctor`).
+     */
+    secret_values: z.enum(['opaque', 'plain']).default('opaque'),
     limits: runLimitsSchema.prefault({}),
   }).prefault({}),
   egress: strict({

@@ -6,5 +6,14 @@
  * 60 ms of each new thread's start (a thread started in ~170 ms with them, measured with a
  * worker that imports `run-task.js` and answers).
  */
-export const scriptGlobals = ['http', 'json', 'time', 'secrets', 'format', 'args'] as const;
+export const scriptGlobals = [
+  'http',
+  'json',
+  'time',
+  'secrets',
+  'format',
+  'hmac',
+  'base64',
+  'args',
+] as const;
 export type ScriptGlobal = (typeof scriptGlobals)[number];

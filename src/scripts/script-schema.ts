@@ -44,6 +44,11 @@ export const scriptMetadataSchema = z.object({
   secrets: z.array(z.string()),
   /** `# @secrets: NAME -> host, …`: where each bound secret may be sent; absent when none is. */
   secret_destinations: z.record(z.string(), z.array(z.string())).optional(),
+  /**
+   * `# @secrets: NAME -> host in header H | in url | in body`: the one place of a request each
+   * bound secret may be put (`header H`, `url`, `body`); absent when none is bound to a place.
+   */
+  secret_placements: z.record(z.string(), z.string()).optional(),
 });
 export type ScriptMetadata = z.infer<typeof scriptMetadataSchema>;
 

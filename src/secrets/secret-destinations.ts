@@ -24,16 +24,69 @@ export function isDestination(url: URL, destinations: readonly string[]): boolea
   });
 }
 
+/**
+ * Where the host put one secret in a request: `url`, `body`, or `header <name>` (the name
+ * lower-case, as sent).
+ */
+export interface PlacedSecret {
+  name: string;
+  place: string;
+}
+
+/** A script's `# @secrets:` bindings as a run enforces them (from the approved source). */
+export interface SecretBindings {
+  destinations: Readonly<Record<string, readonly string[]>>;
+  placements: Readonly<Record<string, string>>;
+  policy: SecretEgressPolicy;
+}
+
+const describePlace = (place: string) => (place.startsWith('header ') ? place : `the ${place}`);
+
+/**
+ * The exact check of a request whose secrets the host placed itself (opaque secrets): each one
+ * must be in the place its binding admits, and every hop's host (and port) must be one of its
+ * destinations. Throws before anything is sent, naming the secret and what it is bound to.
+ */
+export function checkPlacedSecrets(
+  placed: readonly PlacedSecret[],
+  url: URL,
+  bindings: SecretBindings,
+): void {
+  const destinations = new Map(Object.entries(bindings.destinations));
+  const placements = new Map(Object.entries(bindings.placements));
+  for (const { name, place } of placed) {
+    const admitted = placements.get(name);
+    if (admitted !== undefined && admitted.toLowerCase() !== place) {
+      throw new EgressError(
+        'secret_destination',
+        `request to ${url.host} refused: it carries secret ${name} in ${describePlace(place)}, which its # @secrets: line admits only in ${describePlace(admitted)}`,
+      );
+    }
+    const hosts = destinations.get(name) ?? [];
+    if (hosts.length === 0 && bindings.policy === 'any') continue;
+    if (isDestination(url, hosts)) continue;
+    const where =
+      hosts.length > 0
+        ? `only to ${hosts.join(', ')}`
+        : 'nowhere (no "->" destinations in its # @secrets: line)';
+    throw new EgressError(
+      'secret_destination',
+      `request to ${url.host} refused: it carries secret ${name} in ${describePlace(place)}, which may be sent ${where}`,
+    );
+  }
+}
+
 function textOf(body: string | Uint8Array | undefined): string {
   if (body === undefined) return '';
   return typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
 }
 
 /**
- * The check every outgoing request of a script run passes (URL with its host, headers, body, on
- * each redirect hop): a secret of the run found in it, in any encoding or case the redactor
- * knows, must be bound to the request's host. Built once per run; null when the run holds no
- * secret value, so such runs pay nothing.
+ * The check every outgoing request of a script run passes under `scripts.secret_values: plain`,
+ * where a script holds values and the host cannot know where it put them (URL with its host,
+ * headers, body, on each redirect hop): a secret of the run found in it, in any encoding or case
+ * the redactor knows, must be bound to the request's host. Built once per run; null when the
+ * run holds no secret value, so such runs pay nothing.
  */
 export function createSecretEgressGuard(
   secrets: readonly SecretEntry[],

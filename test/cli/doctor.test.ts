@@ -71,6 +71,14 @@ describe('steward doctor', () => {
     expect((await examine(input)).map((f) => f.check)).toEqual(['secret egress']);
   });
 
+  it('flags scripts.secret_values: plain, where scripts read secret values', async () => {
+    const { input } = deployment({ 'scripts.secret_values': 'plain' });
+    const findings = await examine(input);
+    expect(findings.map((f) => f.check)).toEqual(['secret values']);
+    expect(findings[0]?.fix).toMatch(/scripts\.secret_values: opaque/);
+    expect(await examine(deployment({ 'scripts.secret_values': 'opaque' }).input)).toEqual([]);
+  });
+
   it('reports a Redis without AOF, and one that does not answer', async () => {
     const { input } = deployment();
     const volatile = { config: async (_op: string, key: string) => [key, ''] } as unknown as Redis;

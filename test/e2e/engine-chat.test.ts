@@ -65,6 +65,8 @@ describe('chat through the supervised engine and Steward tools', { timeout: 120_
         },
         'engine.env': isolatedEnv(engineHome),
         'log.level': 'error',
+        // leaky.star returns its value, for the tool server's redaction to catch.
+        'scripts.secret_values': 'plain',
       },
       'e2e-engine',
       undefined,

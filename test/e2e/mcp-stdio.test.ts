@@ -39,8 +39,12 @@ describe('steward mcp over stdio', () => {
     await services.scripts.create('waiting.star', 'result = 1\n', 'admin');
     await services.scripts.create('allowed.star', 'def main():\n    return 7\n', 'admin');
 
-    // The child processes read the allowlist from a config file, as a deployment would.
-    writeFileSync(path.join(t.dir, 'steward.yaml'), 'scripts:\n  allowlist: [allowed]\n');
+    // The child processes read the allowlist from a config file, as a deployment would. Plain
+    // secret values let leaky.star return its value, for the tool server's redaction to catch.
+    writeFileSync(
+      path.join(t.dir, 'steward.yaml'),
+      'scripts:\n  allowlist: [allowed]\n  secret_values: plain\n',
+    );
     env = roleEnv(testRedisUrl(), t.prefix, t.dir, {
       STEWARD_CONFIG: path.join(t.dir, 'steward.yaml'),
     });

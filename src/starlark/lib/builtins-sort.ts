@@ -7,6 +7,7 @@ import {
   List,
   None,
   StarlarkError,
+  refuseSecret,
   typeName,
   type Builtin,
   type Thread,
@@ -182,6 +183,7 @@ function extremum(name: 'min' | 'max', sign: number): Builtin {
     let items: Value[];
     if (args.length === 1) {
       const x = args[0]!;
+      refuseSecret(x, name);
       if (!isIterable(x)) throw new StarlarkError(`${name}: ${typeName(x)} value is not iterable`);
       items = iterableArg(name, x, thread);
     } else {

@@ -5,12 +5,15 @@ import {
   formatFloatShortest,
   Module,
   None,
+  composeSecret,
+  Secret,
   SFloat,
   StarlarkError,
   StarlarkObject,
   Tuple,
   List,
   typeName,
+  type SecretAtom,
   type Thread,
   type Value,
 } from '../values/index.js';
@@ -20,10 +23,23 @@ import { decodeJSON } from './json-decode.js';
 
 class EncodeError extends Error {}
 
+/**
+ * What JSON encoding writes for a secret: nothing a script can see (`json.encode` refuses it), but
+ * a host encoding a value it sends has its own atom quote the text when it places it.
+ */
+type QuoteSecret = ((s: Secret) => SecretAtom) | null;
+type Out = Array<string | SecretAtom>;
+
 /** Unpaired UTF-16 surrogates have no UTF-8 encoding; Go's encoder substitutes U+FFFD. */
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-function encodeValue(v: Value, out: string[], path: StarlarkObject[], thread: Thread): void {
+function encodeValue(
+  v: Value,
+  out: Out,
+  path: StarlarkObject[],
+  thread: Thread,
+  quote: QuoteSecret,
+): void {
   switch (typeof v) {
     case 'string':
       out.push(JSON.stringify(v.replace(loneSurrogate, '\ufffd')));
@@ -47,11 +63,16 @@ function encodeValue(v: Value, out: string[], path: StarlarkObject[], thread: Th
     return;
   }
   const o = v as StarlarkObject;
+  if (o instanceof Secret) {
+    if (quote === null) throw o.refuse('JSON encoding');
+    out.push(quote(o));
+    return;
+  }
   if (path.includes(o)) throw new EncodeError('cycle in JSON structure');
   path.push(o);
   thread.steps(1);
   try {
-    encodeObject(o, out, path, thread);
+    encodeObject(o, out, path, thread, quote);
   } finally {
     path.pop();
   }
@@ -68,9 +89,10 @@ function nested(prefix: string, f: () => void): void {
 
 function encodeObject(
   o: StarlarkObject,
-  out: string[],
+  out: Out,
   path: StarlarkObject[],
   thread: Thread,
+  quote: QuoteSecret,
 ): void {
   if (o instanceof Dict) {
     const entries = o.entries();
@@ -81,7 +103,7 @@ function encodeObject(
     entries.forEach(([k, val], i) => {
       if (i > 0) out.push(',');
       out.push(JSON.stringify(k), ':');
-      nested(`in dict key ${JSON.stringify(k)}`, () => encodeValue(val, out, path, thread));
+      nested(`in dict key ${JSON.stringify(k)}`, () => encodeValue(val, out, path, thread, quote));
     });
     out.push('}');
     return;
@@ -91,7 +113,7 @@ function encodeObject(
     out.push('[');
     o.items.forEach((x, i) => {
       if (i > 0) out.push(',');
-      nested(`at ${kind} index ${i}`, () => encodeValue(x, out, path, thread));
+      nested(`at ${kind} index ${i}`, () => encodeValue(x, out, path, thread, quote));
     });
     out.push(']');
     return;
@@ -103,7 +125,7 @@ function encodeObject(
       let i = 0;
       for (let x = it.next(); x !== undefined; x = it.next(), i++) {
         if (i > 0) out.push(',');
-        nested(`at ${o.typeName} index ${i}`, () => encodeValue(x!, out, path, thread));
+        nested(`at ${o.typeName} index ${i}`, () => encodeValue(x!, out, path, thread, quote));
       }
     } finally {
       it.done();
@@ -118,7 +140,7 @@ function encodeObject(
       if (i > 0) out.push(',');
       out.push(JSON.stringify(name), ':');
       nested(`in field .${name}`, () =>
-        encodeValue(o.getAttr(name, thread) ?? None, out, path, thread),
+        encodeValue(o.getAttr(name, thread) ?? None, out, path, thread, quote),
       );
     });
     out.push('}');
@@ -128,22 +150,34 @@ function encodeObject(
 }
 
 function encodeToString(fnName: string, v: Value, thread: Thread): string {
-  const out: string[] = [];
+  return encodeParts(fnName, v, thread, null).join('');
+}
+
+function encodeParts(fnName: string, v: Value, thread: Thread, quote: QuoteSecret): Out {
+  const out: Out = [];
   try {
-    encodeValue(v, out, [], thread);
+    encodeValue(v, out, [], thread, quote);
   } catch (e) {
     if (e instanceof EncodeError) throw new StarlarkError(`${fnName}: ${e.message}`);
     throw e;
   }
-  return out.join('');
+  return out;
 }
 
 /**
  * JSON text of `v` exactly as `json.encode` writes it (errors name `fnName`): for host modules
- * that encode a value they were handed, so a script meets one JSON encoding everywhere.
+ * that encode a value they were handed, so a script meets one JSON encoding everywhere. With
+ * `quote`, the host's atom for a secret's JSON string, the text is a secret when `v` holds any.
  */
-export function encodeJSON(fnName: string, v: Value, thread: Thread): string {
-  return encodeToString(fnName, v, thread);
+export function encodeJSON(
+  fnName: string,
+  v: Value,
+  thread: Thread,
+  quote: QuoteSecret = null,
+): Value {
+  const out = encodeParts(fnName, v, thread, quote);
+  if (out.every((part) => typeof part === 'string')) return out.join('');
+  return composeSecret([new Secret(out)], thread);
 }
 
 /** Re-indents valid JSON text the way Go's json.Indent does (empty containers stay `[]`/`{}`). */

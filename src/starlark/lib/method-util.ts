@@ -1,8 +1,8 @@
-import { StarlarkError } from '../values/index.js';
+import { SecretReadError, StarlarkError } from '../values/index.js';
 
 /** The error `e` with its message prefixed by the method name, if it is a StarlarkError. */
 export function prefixed(name: string, e: unknown): unknown {
-  if (e instanceof StarlarkError && !e.message.startsWith(name + ': '))
+  if (isPlain(e) && !e.message.startsWith(name + ': '))
     return new StarlarkError(`${name}: ${e.message}`);
   return e;
 }
@@ -12,8 +12,13 @@ export function named<T>(name: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof StarlarkError && !e.message.startsWith(name + ': '))
+    if (isPlain(e) && !e.message.startsWith(name + ': '))
       throw new StarlarkError(`${name}: ${e.message}`);
     throw e;
   }
+}
+
+/** A StarlarkError to rename; a secret's read error keeps its class, which the host tells apart. */
+export function isPlain(e: unknown): e is StarlarkError {
+  return e instanceof StarlarkError && !(e instanceof SecretReadError);
 }

@@ -11,6 +11,7 @@ import {
   registerMethods,
   StarlarkError,
   StarSet,
+  refuseSecret,
   typeName,
   type Thread,
   type Value,
@@ -25,6 +26,7 @@ type Kw = Array<[string, Value]> | null;
 function asSets(name: string, args: Args, thread: Thread): StarSet[] {
   return args.map((a, i) => {
     if (a instanceof StarSet) return a;
+    refuseSecret(a, name);
     if (!isIterable(a))
       throw new StarlarkError(`${name}: argument #${i + 1} is not iterable: ${typeName(a)}`);
     return named(name, () => StarSet.of(iterableArg(name, a, thread)));

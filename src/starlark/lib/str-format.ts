@@ -1,13 +1,26 @@
-import { repr, StarlarkError, str, type Thread, type Value } from '../values/index.js';
+import {
+  composeSecret,
+  repr,
+  Secret,
+  StarlarkError,
+  str,
+  type Thread,
+  type Value,
+} from '../values/index.js';
 
-/** `str.format`: `{}`, `{0}`, `{name}`, `!r`/`!s` conversions and `{{`/`}}` escapes (no format specs beyond these). */
+/**
+ * `str.format`: `{}`, `{0}`, `{name}`, `!r`/`!s` conversions and `{{`/`}}` escapes (no format
+ * specs beyond these). A secret in a `!s` field makes the result a secret of the same text.
+ */
 export function strFormat(
   thread: Thread,
   fmt: string,
   args: readonly Value[],
   kwargs: Array<[string, Value]> | null,
-): string {
+): Value {
   let out = '';
+  /** The text before each secret, and the secret, once one is met. */
+  let pieces: Array<string | Secret> | null = null;
   let auto = 0;
   let mode: 'none' | 'auto' | 'manual' = 'none';
   let i = 0;
@@ -84,10 +97,17 @@ export function strFormat(
       if (kv === undefined) throw new StarlarkError(`format: keyword ${name} not found`);
       v = kv[1];
     }
+    if (v instanceof Secret && conv === 's') {
+      (pieces ??= []).push(out, v);
+      out = '';
+      continue;
+    }
     out += conv === 'r' ? repr(v) : str(v);
     if (out.length > 1 << 20) thread.alloc(out.length);
   }
-  return out;
+  if (pieces === null) return out;
+  pieces.push(out);
+  return composeSecret(pieces, thread);
 }
 
 function nextBrace(s: string, from: number): number {

@@ -7,8 +7,11 @@ import {
 } from '../values/ops.js';
 import {
   chargeWork,
+  composeSecret,
   None,
+  refuseSecret,
   registerMethods,
+  Secret,
   StarlarkError,
   Tuple,
   typeName,
@@ -100,11 +103,14 @@ function affixImpl(name: string, suffix: boolean): Method {
     if (typeof x === 'string') return test(x);
     if (x instanceof Tuple) {
       return x.items.some((a, i) => {
-        if (typeof a !== 'string')
+        if (typeof a !== 'string') {
+          refuseSecret(a, name);
           throw new StarlarkError(`${name}: want string, got ${typeName(a)}, for element ${i}`);
+        }
         return test(a);
       });
     }
+    refuseSecret(x, name);
     throw new StarlarkError(`${name}: got ${typeName(x!)}, want string or tuple of string`);
   };
 }
@@ -136,25 +142,44 @@ function join(thread: Thread, args: Args, kw: Kw, self: Value): Value {
   const [x] = unpackPositional('join', args, kw, 1, 1);
   const items = iterableItems('join', x!, thread);
   const total = joinedLength(items, (self as string).length);
+  if (total < 0)
+    return joinSecrets(items as ReadonlyArray<string | Secret>, self as string, thread);
   thread.alloc(total);
   return joinStrings(items as readonly string[], self as string, total);
 }
 
+/** `sep.join(items)` where some items are secrets: a secret of the same text. */
+function joinSecrets(items: ReadonlyArray<string | Secret>, sep: string, thread: Thread): Value {
+  const pieces: Array<string | Secret> = [];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && sep !== '') pieces.push(sep);
+    pieces.push(items[i]!);
+  }
+  return composeSecret(pieces, thread);
+}
+
 /**
- * Length of `items` (all strings, else the error) joined by a separator of `sep` units. A
+ * Length of `items` (all strings, else the error; -1 when all are strings or secrets and some
+ * are secrets) joined by a separator of `sep` units. A
  * function of its own, ending with its loop: V8 optimises the hot loop of a rarely called
  * builtin on the spot (OSR), and that code must not be re-entered, call after call, only to
  * deoptimise at code after the loop that had not run when it was compiled.
  */
 function joinedLength(items: readonly Value[], sep: number): number {
   let total = items.length > 0 ? sep * (items.length - 1) : 0;
+  let secrets = false;
   for (let i = 0; i < items.length; i++) {
     const v = items[i];
-    if (typeof v !== 'string')
+    if (typeof v !== 'string') {
+      if (v instanceof Secret) {
+        secrets = true;
+        continue;
+      }
       throw new StarlarkError(`join: in list, want string, got ${typeName(v!)}`);
+    }
     total += v.length;
   }
-  return total;
+  return secrets ? -1 : total;
 }
 
 function partitionImpl(name: string, last: boolean): Method {

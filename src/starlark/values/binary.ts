@@ -186,8 +186,8 @@ function nonNumeric(op: string, x: Value, y: Value, thread: Thread | null): Valu
       return undefined;
     case '%':
       if (typeof x === 'string') {
-        const s = formatPercent(x, y);
-        if (s.length > 0xffff) thread?.alloc(s.length);
+        const s = formatPercent(x, y, thread);
+        if (typeof s === 'string' && s.length > 0xffff) thread?.alloc(s.length);
         return s;
       }
       return undefined;

@@ -1,12 +1,15 @@
 import { Bytes, indexOfBytes } from './bytes.js';
+import { refuseSecret } from './secret.js';
 import { typeName } from './type-name.js';
 import { StarlarkError, StarlarkObject, type Value } from './value.js';
 
 /** Starlark `x in container`. */
 export function contains(container: Value, x: Value): boolean {
   if (typeof container === 'string') {
-    if (typeof x !== 'string')
+    if (typeof x !== 'string') {
+      refuseSecret(x, 'in');
       throw new StarlarkError(`'in <string>' requires string as left operand, not ${typeName(x)}`);
+    }
     return container.includes(x);
   }
   if (container instanceof Bytes) {

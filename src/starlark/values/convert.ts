@@ -2,6 +2,7 @@ import { Bytes } from './bytes.js';
 import { Dict } from './dict.js';
 import { List } from './list.js';
 import { Range } from './range.js';
+import { Secret } from './secret.js';
 import { StarSet } from './set.js';
 import { Tuple } from './tuple.js';
 import { typeName } from './type-name.js';
@@ -59,7 +60,8 @@ export function toStarlark(js: unknown): Value {
 /**
  * Starlark → JS: ints become numbers (bigint beyond 2^53 so they stay exact), floats
  * numbers, lists/tuples/sets arrays, dicts with all-string keys plain objects (in order)
- * and other dicts Maps, bytes Uint8Array, None null. Other values are rejected.
+ * and other dicts Maps, bytes Uint8Array, None null, a secret its handle's text (`<secret NAME>`,
+ * never the value). Other values are rejected.
  */
 export function toJS(v: Value): unknown {
   switch (typeof v) {
@@ -92,6 +94,7 @@ export function toJS(v: Value): unknown {
         }
         return new Map(entries.map(([k, val]) => [toJS(k), toJS(val)]));
       }
+      if (v instanceof Secret) return v.repr();
       throw new StarlarkError(`cannot convert ${typeName(v)} to a JS value`);
   }
 }

@@ -1,3 +1,4 @@
+import { Secret } from './secret.js';
 import { typeName } from './type-name.js';
 import { None, SFloat, StarlarkError, StarlarkObject, type Value } from './value.js';
 
@@ -64,6 +65,8 @@ export function equals(x: Value, y: Value): boolean {
 export function equalsDepth(x: Value, y: Value, depth: number): boolean {
   switch (typeof x) {
     case 'string':
+      // A secret is never equal to a string, but saying so would be an answer about its text.
+      return x === y || (typeof y === 'object' && refuseEquality(y));
     case 'boolean':
       return x === y;
     case 'number':
@@ -80,10 +83,19 @@ export function equalsDepth(x: Value, y: Value, depth: number): boolean {
         return false;
       }
       if (x === None) return y === None;
-      if (typeof y !== 'object' || y === None || y instanceof SFloat) return false;
+      if (typeof y !== 'object' || y === None || y instanceof SFloat) {
+        // `secret == None` only asks whether the handle is set, which truthiness tells too.
+        return y !== None && refuseEquality(x);
+      }
       if (depth < 1) throw depthError();
       return (x as StarlarkObject).equals(y, depth - 1);
   }
+}
+
+/** False for anything but a secret, whose equality with anything but None is a read. */
+function refuseEquality(v: Value): false {
+  if (v instanceof Secret) throw v.refuse('==');
+  return false;
 }
 
 /**
@@ -97,6 +109,12 @@ export class UnorderedError extends StarlarkError {
   constructor(x: Value, op: string, y: Value) {
     super(`${typeName(x)} ${op} ${typeName(y)} not implemented`);
   }
+}
+
+/** The error for `x op y` without an order; a secret operand is refused as the read it would be. */
+function unordered(x: Value, op: string, y: Value): StarlarkError {
+  const secret = x instanceof Secret ? x : y instanceof Secret ? y : undefined;
+  return secret === undefined ? new UnorderedError(x, op, y) : secret.refuse(op);
 }
 
 /** Three-way comparison for ordering (`sorted`, `<`); UnorderedError for unordered operands. */
@@ -114,7 +132,7 @@ export function compareDepth(x: Value, y: Value, depth: number): number {
       if (r !== undefined) return r;
     }
   }
-  throw new UnorderedError(x, '<', y);
+  throw unordered(x, '<', y);
 }
 
 /** Starlark ordered comparison `x op y`. */
@@ -129,7 +147,7 @@ export function compare(op: CompareOp, x: Value, y: Value): boolean {
     try {
       c = compareDepth(x, y, maxCompareDepth);
     } catch (e) {
-      if (e instanceof UnorderedError) throw new UnorderedError(x, op, y);
+      if (e instanceof UnorderedError) throw unordered(x, op, y);
       throw e;
     }
   }

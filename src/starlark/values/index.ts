@@ -14,6 +14,7 @@ export * from './dict.js';
 export * from './set.js';
 export * from './bytes.js';
 export * from './builtin.js';
+export * from './secret.js';
 export * from './range.js';
 export * from './module.js';
 export * from './ops.js';

@@ -1,21 +1,24 @@
 import { floatToInt, intToFloat } from './arith.js';
 import { formatFloatE, formatFloatF, formatFloatShortest } from './format-float.js';
 import { repr, str } from './repr.js';
+import { composeSecret, refuseSecret, Secret } from './secret.js';
 import { Tuple } from './tuple.js';
 import { typeName } from './type-name.js';
-import { SFloat, StarlarkError, StarlarkObject, type Value } from './value.js';
+import { SFloat, StarlarkError, StarlarkObject, type Thread, type Value } from './value.js';
 
 /** Integer operand of %d/%o/%x; floats are truncated as in starlark-go. */
 function intOperand(conv: string, v: Value): number | bigint {
   if (typeof v === 'number' || typeof v === 'bigint') return v;
   if (v instanceof SFloat) return floatToInt(v.v);
   if (typeof v === 'boolean') throw new StarlarkError('cannot convert bool to int');
+  refuseSecret(v, `%${conv}`);
   throw new StarlarkError(`%${conv} format requires integer: ${typeName(v)}`);
 }
 
 function floatOperand(conv: string, v: Value): number {
   if (typeof v === 'number' || typeof v === 'bigint') return intToFloat(v);
   if (v instanceof SFloat) return v.v;
+  refuseSecret(v, `%${conv}`);
   throw new StarlarkError(
     `%${conv} format requires float, not ${typeName(v) === 'string' ? 'str' : typeName(v)}`,
   );
@@ -74,14 +77,20 @@ function charOperand(v: Value): string {
     // Surrogates are not characters; Go substitutes U+FFFD for them.
     return v >= 0xd800 && v <= 0xdfff ? '\ufffd' : String.fromCodePoint(v);
   }
+  refuseSecret(v, '%c');
   throw new StarlarkError(`%c format requires int or single-character string, not ${typeName(v)}`);
 }
 
-/** `format % args`: Python-style printf with a tuple, a single value, or a mapping for `%(name)s`. */
-export function formatPercent(format: string, args: Value): string {
+/**
+ * `format % args`: Python-style printf with a tuple, a single value, or a mapping for
+ * `%(name)s`. A secret formatted by `%s` makes the result a secret of the same text.
+ */
+export function formatPercent(format: string, args: Value, thread: Thread | null = null): Value {
   const list: readonly Value[] = args instanceof Tuple ? args.items : [args];
   let next = 0;
   let out = '';
+  /** The text before each secret, and the secret, once one is met. */
+  let pieces: Array<string | Secret> | null = null;
   let i = 0;
   for (;;) {
     const j = format.indexOf('%', i);
@@ -110,13 +119,18 @@ export function formatPercent(format: string, args: Value): string {
       arg = list[next++]!;
     }
     if (i >= format.length) throw new StarlarkError('incomplete format');
-    out += formatOne(format[i]!, arg);
+    if (arg instanceof Secret && format[i] === 's') {
+      (pieces ??= []).push(out, arg);
+      out = '';
+    } else out += formatOne(format[i]!, arg);
     i++;
   }
   if (next < list.length && !(next === 0 && isMapping(args))) {
     throw new StarlarkError('too many arguments for format string');
   }
-  return out;
+  if (pieces === null) return out;
+  pieces.push(out);
+  return composeSecret(pieces, thread);
 }
 
 function isMapping(v: Value): boolean {

@@ -4,6 +4,7 @@ import { Dict } from './dict.js';
 import { ArrayIterator } from './iteration.js';
 import { List } from './list.js';
 import { Range } from './range.js';
+import { refuseSecret } from './secret.js';
 import { Tuple } from './tuple.js';
 import { typeName } from './type-name.js';
 import {
@@ -53,6 +54,7 @@ export function len(x: Value): number {
 export function toIndexInt(v: Value, what: string): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return v < 0n ? -Infinity : Infinity;
+  refuseSecret(v, what);
   throw new StarlarkError(`${what}: got ${typeName(v)}, want int`);
 }
 
@@ -88,6 +90,7 @@ export function index(x: Value, i: Value): Value {
     const v = x.getIndex(i);
     if (v !== undefined) return v;
   }
+  refuseSecret(i, 'index');
   throw new StarlarkError(`unhandled index operation ${typeName(x)}[${typeName(i)}]`);
 }
 
@@ -113,6 +116,7 @@ function sliceBound(v: Value, what: string): number | undefined {
   if (v === None) return undefined;
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return v < 0n ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER;
+  refuseSecret(v, what);
   throw new StarlarkError(`invalid ${what}: got ${typeName(v)}, want int`);
 }
 
@@ -172,6 +176,7 @@ export function slice(x: Value, lo: Value, hi: Value, step: Value): Value {
       st === 1 ? x.data.slice(s, Math.max(s, e)) : Uint8Array.from(pick(x.data, s, e, st)),
     );
   }
+  refuseSecret(x, 'slicing');
   throw new StarlarkError(`invalid slice operand ${typeName(x)}`);
 }
 
@@ -217,5 +222,6 @@ export function unary(op: '-' | '+' | '~' | 'not', x: Value): Value {
     return intInvert(x);
   }
   if (x instanceof SFloat && op !== '~') return op === '-' ? new SFloat(-x.v) : x;
+  refuseSecret(x, `unary ${op}`);
   throw new StarlarkError(`unknown unary op: ${op} ${typeName(x)}`);
 }

@@ -1,3 +1,4 @@
+import { Secret } from './secret.js';
 import { nearest } from './spell.js';
 import { typeName } from './type-name.js';
 import { None, StarlarkError, type Value } from './value.js';
@@ -123,8 +124,9 @@ export function unpackPositional(
   return args;
 }
 
-/** Error for a parameter of the wrong type, as UnpackArgs words it. */
+/** Error for a parameter of the wrong type, as UnpackArgs words it (a secret's read error for a secret). */
 export function paramError(fnName: string, param: string, v: Value, want: string): StarlarkError {
+  if (v instanceof Secret) return v.refuse(fnName);
   return new StarlarkError(`${fnName}: for parameter ${param}: got ${typeName(v)}, want ${want}`);
 }
 

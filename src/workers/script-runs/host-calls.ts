@@ -1,4 +1,9 @@
 import type { Egress, OutgoingRequest } from '../../net/egress.js';
+import {
+  checkPlacedSecrets,
+  type PlacedSecret,
+  type SecretBindings,
+} from '../../secrets/secret-destinations.js';
 import type { HostHandler } from './host-bridge.js';
 
 export interface HttpCall {
@@ -6,6 +11,8 @@ export interface HttpCall {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** The secrets the script thread placed in this request, and where (opaque secrets). */
+  secrets?: PlacedSecret[];
 }
 
 export interface HttpAnswer {
@@ -23,8 +30,16 @@ export function createHostHandler(opts: {
   egress: Egress;
   deadline: number;
   bodyBudget: number;
-  /** Refuses a request carrying a secret to a host it is not bound to (every redirect hop). */
+  /**
+   * `scripts.secret_values: plain` only: refuses a request found to carry a secret to a host it
+   * is not bound to (every redirect hop), by scanning it.
+   */
   inspect?: ((request: OutgoingRequest) => void) | null;
+  /**
+   * The script's `# @secrets:` bindings: each secret a request carries (as the thread placed it)
+   * must be in its admitted place and go to one of its hosts, on every hop.
+   */
+  bindings?: SecretBindings;
 }): HostHandler {
   let budget = opts.bodyBudget;
   return async (op, args) => {
@@ -33,13 +48,27 @@ export function createHostHandler(opts: {
     const remaining = opts.deadline - Date.now();
     if (remaining <= 0) throw new Error('wall time limit reached before the request');
     if (budget <= 0) throw new Error('HTTP response body limit of this run is used up');
+    const placed = call.secrets ?? [];
+    const { bindings } = opts;
+    const inspect =
+      placed.length === 0
+        ? opts.inspect
+        : (hop: OutgoingRequest) => {
+            // No bindings to check against means nothing may leave with a secret.
+            checkPlacedSecrets(
+              placed,
+              hop.url,
+              bindings ?? { destinations: {}, placements: {}, policy: 'bound' },
+            );
+            opts.inspect?.(hop);
+          };
     const res = await opts.egress.fetch(call.url, {
       method: call.method,
       headers: call.headers,
       ...(call.body !== undefined ? { body: call.body } : {}),
       timeoutMs: remaining,
       maxBytes: budget,
-      ...(opts.inspect ? { inspect: opts.inspect } : {}),
+      ...(inspect ? { inspect } : {}),
     });
     budget -= res.body.length;
     return {

@@ -1,23 +1,26 @@
 import {
   builtin,
   defineModule,
-  Dict,
   List,
   None,
   SFloat,
   StarlarkError,
   Tuple,
+  type Thread,
   type Value,
 } from '../../starlark/values/index.js';
 import { formatPercent } from '../../starlark/values/percent-format.js';
 import { toStarlark } from '../../starlark/values/convert.js';
-import { encodeJSON, jsonModule } from '../../starlark/index.js';
+import { jsonModule } from '../../starlark/index.js';
 import type { RunLimits } from '../../queue/script-runs.js';
 import type { ScriptGlobal } from '../../queue/script-globals.js';
 import { unpackArgs, wantString } from '../../starlark/values/unpack.js';
+import { createCodecModules } from './codec-modules.js';
 import type { ComputeGate } from './compute-slots.js';
 import { callHost, HostCallTimeout, hostSleep, type BridgeEnd } from './host-bridge.js';
-import type { HttpAnswer, HttpCall } from './host-calls.js';
+import type { HttpAnswer } from './host-calls.js';
+import { buildHttpRequest, type HttpArgs } from './http-request.js';
+import { createSecretVault } from './secret-handles.js';
 
 /** Per-run state the host modules close over. */
 export interface HostRun {
@@ -27,6 +30,11 @@ export interface HostRun {
   limits: Pick<RunLimits, 'http_requests'>;
   declaredSecrets: string[];
   secretValues: ReadonlyMap<string, string | null>;
+  /**
+   * `scripts.secret_values`: `opaque` gives `secrets.get` handles whose values only the host
+   * places; `plain` the values themselves (absent: opaque).
+   */
+  secretMode?: 'opaque' | 'plain';
   /** The run's compute slot: given back while it waits, so other runs compute meanwhile. */
   gate: ComputeGate;
 }
@@ -40,19 +48,6 @@ function wallTimeError(): WallTimeExceeded {
   return new WallTimeExceeded('wall time limit exceeded');
 }
 
-function stringDict(fn: string, param: string, v: Value | undefined): Record<string, string> {
-  if (v === undefined || v === None) return {};
-  if (!(v instanceof Dict)) throw new StarlarkError(`${fn}: ${param} must be a dict`);
-  const out: Record<string, string> = {};
-  for (const [k, val] of v.entries()) {
-    if (typeof k !== 'string' || typeof val !== 'string') {
-      throw new StarlarkError(`${fn}: ${param} keys and values must be strings`);
-    }
-    out[k] = val;
-  }
-  return out;
-}
-
 /**
  * Scripts get the interpreter's own `json` module (the conformance-tested one): one instance,
  * frozen, shared by every run of this thread.
@@ -63,11 +58,14 @@ const json = jsonModule();
 export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'args'>, Value> {
   let requests = 0;
   const maxRequests = run.limits.http_requests;
+  const vault = run.secretMode === 'plain' ? null : createSecretVault(run.secretValues);
 
-  const http = (fn: string, call: HttpCall): Value => {
+  const http = (fn: string, args: HttpArgs, thread: Thread): Value => {
     if (requests >= maxRequests) {
       throw new StarlarkError(`${fn}: more than ${maxRequests} HTTP requests in one run`);
     }
+    // Built (its secrets placed, or the error of a misplaced one) before it counts or waits.
+    const { call, hide } = buildHttpRequest(fn, args, vault, thread);
     requests++;
     const remaining = run.deadline - Date.now();
     if (remaining <= 0) throw wallTimeError();
@@ -80,7 +78,7 @@ export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'a
       failure =
         err instanceof HostCallTimeout
           ? wallTimeError()
-          : new StarlarkError(`${fn}: ${(err as Error).message}`);
+          : new StarlarkError(`${fn}: ${hide((err as Error).message)}`);
     }
     // The script computes again only with a slot, also to handle the error.
     if (!run.gate.enter(run.deadline)) throw wallTimeError();
@@ -89,13 +87,9 @@ export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'a
   };
 
   const httpModule = defineModule('http', {
-    get: builtin('get', (_t, args, kwargs) => {
+    get: builtin('get', (thread, args, kwargs) => {
       const [url, headers] = unpackArgs('http.get', args, kwargs, ['url', 'headers?']);
-      return http('http.get', {
-        method: 'GET',
-        url: wantString('http.get', 'url', url as Value),
-        headers: stringDict('http.get', 'headers', headers),
-      });
+      return http('http.get', { method: 'GET', url: url as Value, headers }, thread);
     }),
     post: builtin('post', (thread, args, kwargs) => {
       const [url, body, headers, contentType] = unpackArgs('http.post', args, kwargs, [
@@ -104,26 +98,11 @@ export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'a
         'headers?',
         'content_type?',
       ]);
-      const text =
-        body === undefined
-          ? ''
-          : typeof body === 'string'
-            ? body
-            : encodeJSON('http.post', body, thread);
-      const sent = stringDict('http.post', 'headers', headers);
-      const type =
-        contentType === undefined
-          ? 'application/json'
-          : wantString('http.post', 'content_type', contentType);
-      if (!Object.keys(sent).some((k) => k.toLowerCase() === 'content-type')) {
-        sent['content-type'] = type;
-      }
-      return http('http.post', {
-        method: 'POST',
-        url: wantString('http.post', 'url', url as Value),
-        headers: sent,
-        body: text,
-      });
+      return http(
+        'http.post',
+        { method: 'POST', url: url as Value, headers, body, contentType },
+        thread,
+      );
     }),
   });
 
@@ -158,7 +137,7 @@ export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'a
           `secrets.get: secret "${name}" is not declared in this script's "# @secrets:" header`,
         );
       }
-      return run.secretValues.get(name) ?? None;
+      return vault === null ? (run.secretValues.get(name) ?? None) : vault.handle(name);
     }),
     list: builtin('list', (_t, args, kwargs) => {
       unpackArgs('secrets.list', args, kwargs, []);
@@ -166,14 +145,21 @@ export function createHostModules(run: HostRun): Record<Exclude<ScriptGlobal, 'a
     }),
   });
 
-  const format = builtin('format', (_t, args, kwargs) => {
+  const format = builtin('format', (thread, args, kwargs) => {
     if (kwargs !== null && kwargs.length > 0) {
       throw new StarlarkError('format: unexpected keyword arguments');
     }
     const [fmt, ...rest] = args;
     if (fmt === undefined) throw new StarlarkError('format: missing format string');
-    return formatPercent(wantString('format', 'fmt', fmt), new Tuple(rest));
+    return formatPercent(wantString('format', 'fmt', fmt), new Tuple(rest), thread);
   });
 
-  return { http: httpModule, json, time: timeModule, secrets: secretsModule, format };
+  return {
+    http: httpModule,
+    json,
+    time: timeModule,
+    secrets: secretsModule,
+    format,
+    ...createCodecModules(vault),
+  };
 }

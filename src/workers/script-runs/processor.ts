@@ -41,6 +41,8 @@ export interface ProcessorDeps {
   onExpired?: () => void;
   /** `scripts.secret_egress`: where a secret without `->` destinations may be sent. */
   secretEgress?: SecretEgressPolicy;
+  /** `scripts.secret_values`: handles the host places (`opaque`, the default) or plain values. */
+  secretValues?: 'opaque' | 'plain';
   /** Checks this process's API passed a moment ago: a run they cover is not read again. */
   recent?: Pick<RecentChecks, 'fresh'>;
 }
@@ -127,18 +129,29 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
     // Asked for together: one round trip (the store's connection pipelines them), not one each.
     const values = await Promise.all(declared.map((secret) => deps.getSecret(secret)));
     const secretValues = new Map(declared.map((secret, i) => [secret, values[i] ?? null]));
+    const secretMode = deps.secretValues ?? 'opaque';
+    const bindings = {
+      destinations: metadata.secret_destinations ?? {},
+      placements: metadata.secret_placements ?? {},
+      policy: deps.secretEgress ?? 'bound',
+    };
 
     const host = createHostHandler({
       egress: deps.egress,
       deadline,
       bodyBudget: limits.http_body_bytes,
-      inspect: createSecretEgressGuard(
-        [...secretValues].flatMap(([secret, value]) =>
-          value === null ? [] : [{ name: secret, value }],
-        ),
-        metadata.secret_destinations ?? {},
-        deps.secretEgress ?? 'bound',
-      ),
+      bindings,
+      // Plain values can be anywhere in a request the script builds, so only a scan finds them.
+      inspect:
+        secretMode === 'plain'
+          ? createSecretEgressGuard(
+              [...secretValues].flatMap(([secret, value]) =>
+                value === null ? [] : [{ name: secret, value }],
+              ),
+              bindings.destinations,
+              bindings.policy,
+            )
+          : null,
     });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), deadline - started + abortGrace);
@@ -155,6 +168,7 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
           limits,
           declaredSecrets: declared,
           secretValues,
+          secretMode,
         },
         controller.signal,
         host,

@@ -5,6 +5,7 @@ import {
   isCallable,
   None,
   StarlarkError,
+  SecretReadError,
   StarlarkExecError,
   StarlarkStaticErrors,
   StarlarkSyntaxError,
@@ -17,6 +18,7 @@ import { boundFailure } from './bound-output.js';
 import { computeGate, waitedForCpu, type ComputeGate } from './compute-slots.js';
 import { createHostModules } from './host-modules.js';
 import { createProgramCache } from './program-cache.js';
+import { secretReadHint } from './secret-handles.js';
 import type { RunTask, RunTaskResult, ScriptThreadData } from './task-types.js';
 
 /** This thread's compiled scripts; a thread runs one task at a time. */
@@ -51,6 +53,7 @@ export default function runTask(task: RunTask): RunTaskResult {
         limits,
         declaredSecrets: task.declaredSecrets,
         secretValues: task.secretValues,
+        ...(task.secretMode ? { secretMode: task.secretMode } : {}),
         gate,
       }),
       args: toStarlark(task.args),
@@ -162,6 +165,9 @@ function define(target: Record<string, unknown>, key: string, value: unknown): v
 }
 
 function describe(err: unknown): string {
+  if (err instanceof StarlarkExecError && err.error instanceof SecretReadError) {
+    return err.message + secretReadHint;
+  }
   if (
     err instanceof StarlarkExecError ||
     err instanceof StarlarkSyntaxError ||

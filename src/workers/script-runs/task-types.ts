@@ -17,6 +17,8 @@ export interface RunTask {
   /** Their values, fetched by the main thread; null when declared but unset. */
   /** A Map, not an object: a secret may be named `__proto__` or `constructor`. */
   secretValues: ReadonlyMap<string, string | null>;
+  /** `scripts.secret_values`: handles (`opaque`, the default) or the values themselves. */
+  secretMode?: 'opaque' | 'plain';
   /** Where its host calls are answered (added by the pool). */
   bridge: BridgeEnd;
 }

@@ -61,6 +61,7 @@ export async function startScriptRunWorker(
       redact: deps.redact,
       log: ctx.log,
       secretEgress: config.scripts.secret_egress,
+      secretValues: config.scripts.secret_values,
       ...(deps.recent ? { recent: deps.recent } : {}),
       ...(deps.onExpired ? { onExpired: deps.onExpired } : {}),
     }),

@@ -224,6 +224,31 @@ describe('script resources', () => {
     expect((await call('GET', '/api/scripts/flow.star')).json().source).toBe('result = 2\n');
   });
 
+  it('refuses a wildcard destination over a public suffix at create and update, with 400 invalid_script', async () => {
+    for (const wildcard of ['*.com', '*.github.io']) {
+      const res = await call('POST', '/api/scripts', {
+        name: 'wild.star',
+        source: `# @description: d\n# @secrets: KEY -> api.example.com, ${wildcard}\nresult = 1\n`,
+      });
+      expect(res.statusCode, wildcard).toBe(400);
+      expect(res.json(), wildcard).toMatchObject({ error: 'invalid_script', line: 2, column: 37 });
+      expect(res.json().message).toContain('public suffix');
+    }
+    const ok = `# @secrets: KEY -> *.example.org in header Authorization\nresult = 1\n`;
+    await create('wild.star', ok);
+    const detail = (await call('GET', '/api/scripts/wild.star')).json();
+    expect(detail.metadata).toMatchObject({
+      secret_destinations: { KEY: ['*.example.org'] },
+      secret_placements: { KEY: 'header Authorization' },
+    });
+    const update = await call('PUT', '/api/scripts/wild.star', {
+      source: ok.replace('*.example.org', '*.github.io'),
+    });
+    expect(update.statusCode).toBe(400);
+    expect(update.json()).toMatchObject({ error: 'invalid_script', line: 1, column: 20 });
+    expect((await call('GET', '/api/scripts/wild.star')).json().source).toBe(ok);
+  });
+
   it('binds approval to the reviewed hash', async () => {
     const { hash } = await create('bound.star', 'result = 1\n');
     const stale = await call('POST', '/api/scripts/bound.star/approve', {

@@ -96,4 +96,43 @@ describe('host calls', () => {
       handler()('http', { method: 'GET', url: 'http://127.0.0.2:9/', headers: {} }),
     ).rejects.toThrow();
   });
+
+  it('checks the secrets a request carries against their bindings before sending it', async () => {
+    const bindings = {
+      destinations: { API_KEY: [`127.0.0.1:${server.port}`] },
+      placements: { API_KEY: 'header Authorization' },
+      policy: 'bound' as const,
+    };
+    const h = createHostHandler({
+      egress: egress(),
+      deadline: Date.now() + 5000,
+      bodyBudget: 1 << 20,
+      bindings,
+    });
+    const call = (place: string, url = `${server.url}/placed`) => ({
+      method: 'GET',
+      url,
+      headers: { authorization: 'Bearer v' },
+      secrets: [{ name: 'API_KEY', place }],
+    });
+    const before = server.requests.length;
+    await expect(h('http', call('url'))).rejects.toThrow(
+      /carries secret API_KEY in the url, which its # @secrets: line admits only in header Authorization/,
+    );
+    await expect(h('http', call('header authorization', 'http://127.0.0.2:9/'))).rejects.toThrow(
+      /request to 127\.0\.0\.2:9 refused: it carries secret API_KEY in header authorization/,
+    );
+    // Without bindings, nothing may leave with a secret.
+    const unbound = createHostHandler({
+      egress: egress(),
+      deadline: Date.now() + 5000,
+      bodyBudget: 1 << 20,
+    });
+    await expect(unbound('http', call('header authorization'))).rejects.toThrow(
+      /may be sent nowhere/,
+    );
+    expect(server.requests.length).toBe(before);
+    await h('http', call('header authorization'));
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer v');
+  });
 });

@@ -145,3 +145,47 @@ describe('run task failures', () => {
     expect(r.error).toMatch(/timed out|wall time|time limit/i);
   });
 });
+
+describe('run task with secrets', () => {
+  const secrets = {
+    declaredSecrets: ['API_KEY'],
+    secretValues: new Map<string, string | null>([['API_KEY', 'pässwört-Quiet Horse']]),
+  };
+
+  it('shows a handle in results and logs, never the value', () => {
+    const out = run(
+      'def main():\n    k = secrets.get("API_KEY")\n    print("token", k, "Bearer " + k)\n    return {"k": k, "all": [k, "x" + k]}\n',
+      secrets,
+    );
+    expect(out).toEqual({
+      success: true,
+      result: { k: '<secret API_KEY>', all: ['<secret API_KEY>', 'x<secret API_KEY>'] },
+      logs: ['token <secret API_KEY> Bearer <secret API_KEY>'],
+    });
+  });
+
+  it('fails a read naming the secret, and tells the administrator about scripts.secret_values', () => {
+    for (const read of [
+      'k.upper()',
+      'k[::-1]',
+      '",".join([c for c in k.elems()])',
+      'k.split(" ")',
+      '[ord(c) + 1 for c in k]',
+    ]) {
+      const out = run(`def main():\n    k = secrets.get("API_KEY")\n    return ${read}\n`, secrets);
+      expect(out.success, read).toBe(false);
+      expect(out.error, read).toMatch(/^t\.star:3:\d+: .*cannot read secret API_KEY: /);
+      expect(out.error, read).toMatch(/an administrator can set scripts\.secret_values: plain/);
+      expect(JSON.stringify(out), read).not.toMatch(/pässwört|PÄSSWÖRT|Quiet|Horse/i);
+    }
+  });
+
+  it('gives scripts the values under scripts.secret_values: plain', () => {
+    expect(
+      run('def main():\n    return {"up": secrets.get("API_KEY").upper()}\n', {
+        ...secrets,
+        secretMode: 'plain',
+      }).result,
+    ).toEqual({ up: 'PÄSSWÖRT-QUIET HORSE' });
+  });
+});

@@ -36,7 +36,7 @@ describe('script-runs worker', () => {
     expect(worker.threads).toBe(2);
   });
 
-  it('runs an approved script from the scripts directory with its declared secret, redacted', async () => {
+  it('runs an approved script from the scripts directory with its declared secret, as a handle', async () => {
     await approved(
       'key.star',
       '# @secrets: API_KEY\ndef main():\n    print("using", secrets.get("API_KEY"))\n    return {"key": secrets.get("API_KEY")}\n',
@@ -44,8 +44,8 @@ describe('script-runs worker', () => {
     const res = await run('key.star');
     expect(res.success).toBe(true);
     expect(JSON.stringify(res)).not.toContain(secretValue);
-    expect((res.result as { key: string }).key).toMatch(/REDACTED/);
-    expect(res.logs[0]).toMatch(/^using .*REDACTED/);
+    expect((res.result as { key: string }).key).toBe('<secret API_KEY>');
+    expect(res.logs[0]).toBe('using <secret API_KEY>');
   });
 
   it("keeps a thread free of the AI's runs for a person's", async () => {
