@@ -74,7 +74,11 @@ describe('schedules across worker processes', () => {
       perFire.set(r.scheduled_at ?? 'null', (perFire.get(r.scheduled_at ?? 'null') ?? 0) + 1);
     expect([...perFire.values()].every((n) => n === 1)).toBe(true);
     expect(perFire.has('null')).toBe(false);
-    expect(runs.every((r) => r.status === 'success' && r.output === '{"tick":true}')).toBe(true);
+    expect(
+      runs.every(
+        (r) => r.status === 'success' && r.output === JSON.stringify({ tick: true }, null, 2),
+      ),
+    ).toBe(true);
     // Consecutive whole seconds: no firing was lost either.
     const fires = [...perFire.keys()].map((t) => Date.parse(t)).sort((a, b) => a - b);
     for (let i = 1; i < fires.length; i++)

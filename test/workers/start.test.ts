@@ -55,7 +55,7 @@ describe('startWorkers', () => {
       const runs = await schedules.store.runs(s.id);
       return runs.length > 0 ? runs : null;
     });
-    expect(run).toMatchObject({ status: 'success', output: '{"hi":1}' });
+    expect(run).toMatchObject({ status: 'success', output: JSON.stringify({ hi: 1 }, null, 2) });
   });
 
   it('close stops the workers: a later schedule job waits in its queue', async () => {
