@@ -5,7 +5,7 @@ export interface EarlyStandby {
   server: StandbyServer;
   /** What the standby says while it answers; the role moves it on as start-up proceeds. */
   state: { reason: StandbyReason };
-  /** Hands SIGTERM/SIGINT over to the role's own shutdown. */
+  /** Hands SIGTERM/SIGINT/SIGHUP over to the role's own shutdown. */
   release(): void;
 }
 
@@ -35,12 +35,14 @@ export async function listenEarly(options: {
   const onSignal = () => void server.close().finally(() => process.exit(0));
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+  process.once('SIGHUP', onSignal);
   return {
     server,
     state,
     release() {
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
+      process.off('SIGHUP', onSignal);
     },
   };
 }

@@ -1,8 +1,8 @@
 import { listen } from '../api/server.js';
 import { listenStandby, type StandbyServer } from '../api/standby-server.js';
 import type { EarlyStandby } from './early-standby.js';
+import { announceListening, prepareSetup } from './first-run.js';
 import type { FastifyInstance } from 'fastify';
-import type { AuthModule } from '../auth/module.js';
 import { boot, waitForStore, type BootOptions } from '../runtime/bootstrap.js';
 import type { Context } from '../runtime/context.js';
 import { installShutdown } from '../runtime/shutdown.js';
@@ -31,22 +31,6 @@ async function reloadScripts(ctx: Context, core: Core): Promise<void> {
   } catch (err) {
     ctx.log.warn({ err }, 'could not import scripts from disk');
   }
-}
-
-/**
- * While no admin exists, setup from another machine needs the one-time token: print it where the
- * person starting Steward sees it. Once setup is done, a token left over is removed.
- */
-async function announceSetupToken(ctx: Context, auth: AuthModule): Promise<void> {
-  if (!(await auth.service.setupRequired())) {
-    await auth.setupToken.discard();
-    return;
-  }
-  const token = await auth.setupToken.ensure();
-  ctx.log.warn(
-    { setup_token_file: auth.setupToken.file },
-    `first-run setup is open: POST /api/setup from this machine, or from another one with the header "X-Setup-Token: ${token}" (also in ${auth.setupToken.file})`,
-  );
 }
 
 interface ServerRole {
@@ -157,13 +141,14 @@ async function runServerRole(options: RoleOptions, role: ServerRole): Promise<vo
     parts.gateway.start();
   }
   const appDeps = role.http ? await buildAppDeps(ctx, core, parts) : null;
-  if (appDeps) await announceSetupToken(ctx, appDeps.auth);
+  const setupToken = appDeps ? await prepareSetup(appDeps.auth) : null;
   running.app = appDeps
     ? await listen(appDeps, async () => {
         await running.standby?.close();
         delete running.standby;
       })
     : null;
+  if (running.app && appDeps) announceListening(ctx, running.app, appDeps.auth, setupToken);
   if (running.app) ctx.lifecycle.setCheck('mcp_server', true);
   ctx.lifecycle.markReady();
   // The engine starts in the background: until it answers, session endpoints say 503.
@@ -245,7 +230,7 @@ export async function runEngine(options: EngineRoleOptions): Promise<void> {
       'steward engine listens for other containers: set engine.password (STEWARD_ENGINE_PASSWORD), the one the API and workers use',
     );
   }
-  const log = createLogger(config.log.level);
+  const log = createLogger(config.log.level, { format: config.log.format });
   const supervisor = createEngineSupervisor({
     config: {
       ...config,

@@ -25,6 +25,7 @@ export const envOverrides: ReadonlyArray<[string, string, Kind]> = [
   ['STEWARD_SECRETS_KEY', 'secrets.key', 'string'],
   ['STEWARD_APPROVAL_KEY', 'secrets.approval_key', 'string'],
   ['STEWARD_LOG_LEVEL', 'log.level', 'string'],
+  ['STEWARD_LOG_FORMAT', 'log.format', 'string'],
   ['STEWARD_ENGINE_URL', 'engine.url', 'string'],
   ['STEWARD_ENGINE_PASSWORD', 'engine.password', 'string'],
   ['STEWARD_ENGINE_AUTOSTART', 'engine.autostart', 'boolean'],

@@ -111,6 +111,11 @@ export const configSchema = strict({
   }).prefault({}),
   log: strict({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * `auto`: readable lines (time, level, message, fields) when the output is a terminal, JSON
+     * lines when it is a pipe or a file; `pretty` or `json` whatever it is.
+     */
+    format: z.enum(['auto', 'pretty', 'json']).default('auto'),
   }).prefault({}),
   admin: strict({
     jwt: strict({

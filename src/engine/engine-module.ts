@@ -1,5 +1,5 @@
 import type { LoadedConfig } from '../config/load.js';
-import type { Logger } from '../log/logger.js';
+import { headline, type Logger } from '../log/logger.js';
 import { loopbackAddress } from '../net/loopback.js';
 import { freePort } from '../store/embedded-redis.js';
 import type { EnginePreferencesRepository } from '../store/engine-preferences-repository.js';
@@ -53,7 +53,8 @@ export async function createEngineModule(options: EngineModuleOptions): Promise<
   if (supervise && !engine.url && !command && engine.autostart) {
     const found = findOpencode(options.baseEnv?.PATH ?? '');
     if (found) command = [found];
-    else log.warn('no AI engine: set engine.url or engine.command, or install opencode-ai');
+    else
+      log.warn(headline, 'no AI engine: set engine.url or engine.command, or install opencode-ai');
   }
   const supervised = supervise && !engine.url && (command?.length ?? 0) > 0;
   if (supervised && !engine.command) announceModel(config, command?.[0] ?? '', log);
@@ -111,11 +112,14 @@ function announceModel(config: LoadedConfig, bin: string, log: Logger): void {
   const model = config.engine.config.model;
   const providers = Object.keys((config.engine.config.provider ?? {}) as Record<string, unknown>);
   if (typeof model === 'string') {
-    log.info({ opencode: bin, model, providers }, `AI engine: OpenCode with model ${model}`);
+    log.info(
+      { ...headline, opencode: bin, model, providers },
+      `AI engine: OpenCode with model ${model}`,
+    );
     return;
   }
   log.warn(
-    { opencode: bin, providers },
-    'AI engine: OpenCode is running but no model is configured; set engine.config.model (and engine.config.provider with its API key) in steward.yaml, as the README\'s "AI engine" section shows',
+    { ...headline, opencode: bin, providers },
+    'AI engine: OpenCode, but no model is configured; set engine.config.model (and engine.config.provider with its API key) in steward.yaml, as the README\'s "AI engine" section shows',
   );
 }

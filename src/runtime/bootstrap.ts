@@ -31,8 +31,8 @@ export async function boot(options: BootOptions): Promise<Context> {
     ...(options.overrides ? { overrides: options.overrides } : {}),
   });
   const log: Logger = options.logToStderr
-    ? createStderrLogger(config.log.level)
-    : createLogger(config.log.level);
+    ? createStderrLogger(config.log.level, config.log.format)
+    : createLogger(config.log.level, { format: config.log.format });
   const { url, stop } = await resolveRedis(config, log, options.allowEmbeddedRedis);
   const ctx = await createContext(config, log, url, options.env);
   if (stop) ctx.onClose(stop);

@@ -3,8 +3,10 @@ import type { Context } from './context.js';
 /**
  * The one way every role stops: health flips to 503 at once, then `stop` drains (in-flight
  * requests finish, workers close), the context closes and the process exits 0. A stuck close
- * cannot hold it past `graceMs`. SIGTERM and SIGINT call it; so may a role's own end (the MCP
- * stdio server when the engine closes stdin) through the returned function.
+ * cannot hold it past `graceMs`. SIGTERM and SIGINT (Ctrl-C) call it, and SIGHUP: a closed
+ * terminal would otherwise end the process at once and leave the engine it supervises running.
+ * So may a role's own end (the MCP stdio server when the engine closes stdin) through the
+ * returned function.
  */
 /** What the context's closers get once the role has stopped. */
 const closeBudgetMs = 1_000;
@@ -38,5 +40,6 @@ export function installShutdown(
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGHUP', () => shutdown('SIGHUP'));
   return shutdown;
 }

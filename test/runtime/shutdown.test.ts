@@ -61,6 +61,14 @@ describe('shutdown', () => {
     expect(c.lines()).toEqual(['ready', 'phase:stopping', 'stop', 'closed']);
   });
 
+  it('on SIGHUP (its terminal closed) does the same, so the engine it supervises stops too', async () => {
+    const c = child(`say('stop');`);
+    await c.ready;
+    c.proc.kill('SIGHUP');
+    expect(await c.exited).toBe(0);
+    expect(c.lines()).toEqual(['ready', 'phase:stopping', 'stop', 'closed']);
+  });
+
   it('runs stop once when a second signal arrives while it drains', async () => {
     const c = child(`say('stop'); await new Promise((r) => setTimeout(r, 300));`);
     await c.ready;
