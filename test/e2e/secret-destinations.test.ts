@@ -6,6 +6,7 @@ import {
 } from '../../src/workers/script-runs/worker.js';
 import { startServer, type LocalServer } from '../net/local-server.js';
 import { createTestContext, type TestContext } from '../support/app.js';
+import { failure } from '../support/run-result.js';
 
 const KEY = 'sk-live-7f3e9a1c55d24b08';
 
@@ -83,7 +84,7 @@ describe('secret destinations in script runs', () => {
       await approved(name, `    ${call}\n    return {"sent": True}\n`);
       const res = await run(name);
       expect(res.success, name).toBe(false);
-      expect(res.error, name).toMatch(
+      expect(failure(res), name).toMatch(
         new RegExp(
           `request to localhost:${other.port} refused: it carries secret API_KEY, which may be sent only to 127\\.0\\.0\\.1:${bound.port}`,
         ),
@@ -100,7 +101,7 @@ describe('secret destinations in script runs', () => {
       '# @secrets: API_KEY\n',
     );
     const res = await run('unbound.star');
-    expect(res.error).toMatch(/carries secret API_KEY, which may be sent nowhere/);
+    expect(failure(res)).toMatch(/carries secret API_KEY, which may be sent nowhere/);
   });
 
   it('shows the destinations in the detail, and a changed destination needs a new approval', async () => {

@@ -34,7 +34,11 @@ function setup(
     threadsStarted: 1,
     run: vi.fn(async (task: RunTask) => {
       tasks.push(task);
-      return { success: true, result: { token: 'tok-123' }, logs: ['printed tok-123'] };
+      return {
+        success: true as const,
+        result: { token: 'tok-123' },
+        logs: ['printed tok-123'],
+      };
     }),
     destroy: async () => {},
   };
