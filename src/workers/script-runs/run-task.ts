@@ -1,4 +1,4 @@
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import {
   callFunction,
   compileModule,
@@ -14,15 +14,18 @@ import {
 } from '../../starlark/index.js';
 import { scriptGlobals, type ScriptGlobal } from '../../queue/script-globals.js';
 import { boundFailure } from './bound-output.js';
-import { computeGate, waitedForCpu, type ComputeGate } from './compute-slots.js';
+import { computeGate, waitedForCpu } from './compute-slots.js';
 import { createHostModules } from './host-modules.js';
 import { createProgramCache } from './program-cache.js';
 import type { RunTask, RunTaskResult, ScriptThreadData } from './task-types.js';
 
 /** This thread's compiled scripts; a thread runs one task at a time. */
 const programs = createProgramCache();
-/** The pool's compute slots; none outside a pool (a task run in place, as in tests). */
-const slots = (workerData as Partial<ScriptThreadData> | null)?.compute;
+/**
+ * This thread's gate to the pool's compute slots, which its slots carry its thread id in; none
+ * outside a pool (a task run in place, as in tests).
+ */
+const gate = computeGate((workerData as Partial<ScriptThreadData> | null)?.compute, threadId);
 
 /**
  * One script run inside a Piscina thread: the module runs top to bottom, then the entry point
@@ -30,7 +33,6 @@ const slots = (workerData as Partial<ScriptThreadData> | null)?.compute;
  * cannot see (memory, a thread stuck in native code) are enforced by the pool from outside.
  */
 export default function runTask(task: RunTask): RunTaskResult {
-  const gate = heldGate(computeGate(slots));
   if (!gate.enter(task.deadline)) return waitedForCpu(task.limits.wall_time);
   const logs: string[] = [];
   let outputBytes = 0;
@@ -99,22 +101,6 @@ export default function runTask(task: RunTask): RunTaskResult {
     gate.leave();
     program?.release();
   }
-}
-
-/** A gate that knows whether this run holds its slot, so it never gives back one it lacks. */
-function heldGate(slots: ComputeGate): ComputeGate {
-  let holding = false;
-  return {
-    enter(deadline) {
-      holding = slots.enter(deadline);
-      return holding;
-    },
-    leave() {
-      if (!holding) return;
-      holding = false;
-      slots.leave();
-    },
-  };
 }
 
 function entriesOf(args: Record<string, unknown>): Array<[string, Value]> {

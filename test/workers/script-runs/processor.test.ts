@@ -32,6 +32,8 @@ function setup(
     threads: 1,
     computeSlots: 1,
     threadsStarted: 1,
+    freeComputeSlots: 1,
+    admitted: 0,
     run: vi.fn(async (task: RunTask) => {
       tasks.push(task);
       return {
