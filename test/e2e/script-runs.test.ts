@@ -119,6 +119,13 @@ describe('POST /api/scripts/:name/test', () => {
     );
     expect(Buffer.byteLength(failed.error)).toBeLessThan(1024 * 1024 + 100);
 
+    // Counted as sent: each chr(1) is six bytes in JSON (this answered 2.4 MB before).
+    await approved('control-fail.star', 'def main():\n    fail(chr(1) * 400000)\n');
+    const control = await test('control-fail.star');
+    expect(control.statusCode).toBe(200);
+    expect(control.body.length).toBeLessThan(1024 * 1024 + 200);
+    expect(control.json().error).toMatch(/truncated/);
+
     await approved('huge-key.star', 'def main():\n    return {}["k" * 3000000]\n');
     const keyError = (await test('huge-key.star')).json();
     expect(keyError.error).toMatch(/truncated/);

@@ -13,7 +13,7 @@ import {
   type Value,
 } from '../../starlark/index.js';
 import { scriptGlobals, type ScriptGlobal } from '../../queue/script-globals.js';
-import { boundFailure } from './bound-output.js';
+import { boundFailure, encodedBytes } from './bound-output.js';
 import { computeGate, waitedForCpu } from './compute-slots.js';
 import { createHostModules } from './host-modules.js';
 import { createProgramCache } from './program-cache.js';
@@ -38,7 +38,8 @@ export default function runTask(task: RunTask): RunTaskResult {
   let outputBytes = 0;
   const { limits } = task;
   const print = (msg: string) => {
-    outputBytes += Buffer.byteLength(msg, 'utf8') + 1;
+    // Counted as the logs are sent (JSON), like the result below.
+    outputBytes += encodedBytes(msg) + 1;
     if (outputBytes > limits.output_bytes) {
       throw new StarlarkError(`output limit of ${limits.output_bytes} bytes exceeded`);
     }
