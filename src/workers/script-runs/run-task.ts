@@ -22,8 +22,8 @@ import type { RunTask, RunTaskResult, ScriptThreadData } from './task-types.js';
 /** This thread's compiled scripts; a thread runs one task at a time. */
 const programs = createProgramCache();
 /**
- * This thread's gate to the pool's compute slots, which its slots carry its thread id in; none
- * outside a pool (a task run in place, as in tests).
+ * This thread's gate to the pool's compute slots (a slot it holds carries its thread id, so the
+ * pool can free it if the thread dies); none outside a pool (a task run in place, as in tests).
  */
 const gate = computeGate((workerData as Partial<ScriptThreadData> | null)?.compute, threadId);
 
