@@ -26,7 +26,7 @@ import { auditTrailPlugin } from './plugins/audit-trail.js';
 import { authGuards, authPlugin } from './plugins/auth.js';
 import { contextPlugin } from './plugins/context.js';
 import { corsPlugin } from './plugins/cors.js';
-import { errorsPlugin, noRoute } from './plugins/errors.js';
+import { errorsPlugin, frameworkErrors, noRoute } from './plugins/errors.js';
 import { byIp, rateLimitHook } from './plugins/rate-limit.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { storeAvailabilityPlugin } from './plugins/store-availability.js';
@@ -189,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.server.body_limit,
     // Secret names may be 128 characters; Fastify's default of 100 would answer 414.
     routerOptions: { maxParamLength: 256 },
+    frameworkErrors,
     trustProxy: config.server.trust_proxy,
     // Per-request lines would carry URLs, and the chat WebSocket's URL carries its token.
     logController: new LogController({ disableRequestLogging: true }),

@@ -25,6 +25,7 @@ const statusText: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict',
   413: 'Body too large',
+  415: 'Body is not JSON',
   429: 'Too many requests',
   500: 'Internal error',
   503: 'Unavailable',
@@ -57,7 +58,11 @@ function errorResponse(status: number) {
   };
 }
 
-/** Which error answers an operation can give, from its method, path and inputs. */
+/**
+ * Which error answers an operation can give, from its method, path and inputs. Fastify reads the
+ * body of every POST, PUT and DELETE that sends one, whether its route takes a body or not: any
+ * of them can answer 400 (not valid JSON), 413 (over `server.body_limit`) and 415 (not JSON).
+ */
 function errorStatuses(method: string, url: string, schema: Record<string, unknown>): number[] {
   const statuses = new Set([429, 500, 503]);
   const writes = method === 'POST' || method === 'PUT' || method === 'DELETE';
@@ -67,8 +72,9 @@ function errorStatuses(method: string, url: string, schema: Record<string, unkno
   if (writes) {
     statuses.add(403);
     statuses.add(409);
+    statuses.add(413);
+    statuses.add(415);
   }
-  if (schema.body) statuses.add(413);
   if (url.startsWith('/api/setup')) statuses.add(403);
   if (url === '/api/auth/login' || url === '/api/session') statuses.add(401);
   return [...statuses].sort();

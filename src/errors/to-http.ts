@@ -28,7 +28,7 @@ const fastifyCodes: Record<string, { error: string; message?: string }> = {
     message: 'request body is larger than the limit',
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    error: 'invalid_request',
+    error: 'unsupported_media_type',
     message: 'unsupported content type; send application/json',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {

@@ -2,7 +2,9 @@ import { QueueTimeoutError, WorkerStoppedError } from '../errors/queue-errors.js
 import { ServiceUnavailableError } from '../errors/request-errors.js';
 import type { QueueClient } from './client.js';
 import {
+  failedOutcome,
   runDeadline,
+  timedResult,
   type RunLimits,
   type ScriptRunPayload,
   type ScriptRunResult,
@@ -33,12 +35,8 @@ export function createScriptRunProducer({
     deadline,
     async run(payload) {
       const started = performance.now();
-      const failed = (error: string): ScriptRunResult => ({
-        success: false,
-        error,
-        duration_ms: Math.round(performance.now() - started),
-        logs: [],
-      });
+      const failed = (error: string): ScriptRunResult =>
+        timedResult(failedOutcome(error), performance.now() - started);
       try {
         return await queues.run(
           'scriptRuns',

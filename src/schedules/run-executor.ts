@@ -4,10 +4,10 @@ import type { TickOfRuns } from '../store/schedule-run-batches.js';
 import { inFlightRun, type InFlight } from '../store/schedule-run-member.js';
 import type { RunState, RunTarget, ScheduleStore } from './schedule-records.js';
 import type { RunEntry, RunStatus } from './schedule-schema.js';
-import type { RunResult } from '../queue/script-runs.js';
+import type { ScriptOutcome } from '../queue/script-runs.js';
 
 /** What a schedule keeps of a script run: its output, or its error and logs. */
-export type ScriptOutcome = Pick<RunResult, 'success' | 'result' | 'error' | 'logs'>;
+export type { ScriptOutcome };
 /** The script runner's contract: approval is checked there (refusals come back as failures). */
 export type RunScript = (name: string, args: Record<string, unknown>) => Promise<ScriptOutcome>;
 /** Sends `prompt` to the AI engine and resolves with the final reply text. */
@@ -92,7 +92,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
       if (!deps.runScript) throw new Error('script runs are not available in this process');
       const r = await deps.runScript(s.script_name ?? '', {});
       if (r.success) return { status: 'success', error: '', output: scriptOutputText(r.result) };
-      return { status: 'error', error: r.error ?? 'the script failed', output: r.logs.join('\n') };
+      return { status: 'error', error: r.error, output: r.logs.join('\n') };
     }
     if (!deps.runAgent) throw new Error('no AI engine is configured for agent schedules');
     const reply = await deps.runAgent(s.prompt ?? '', deps.agentTimeoutMs, `schedule:${s.name}`);

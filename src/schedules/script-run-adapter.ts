@@ -1,5 +1,6 @@
 import { ScriptNotFoundError, ScriptRefusedError } from '../errors/script-errors.js';
 import type { ScriptRunner } from '../scripts/script-runner.js';
+import { failedOutcome, timedResult } from '../queue/script-runs.js';
 import type { RunScript } from './run-executor.js';
 
 /**
@@ -13,7 +14,7 @@ export function scriptRunnerAdapter(runner: ScriptRunner): RunScript {
       return await runner.run({ name, args, origin: 'schedule' });
     } catch (err) {
       if (!(err instanceof ScriptNotFoundError || err instanceof ScriptRefusedError)) throw err;
-      return { success: false, error: err.message, duration_ms: Date.now() - started, logs: [] };
+      return timedResult(failedOutcome(err.message), Date.now() - started);
     }
   };
 }

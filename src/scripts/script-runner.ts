@@ -2,7 +2,7 @@ import { ScriptNotFoundError, ScriptRefusedError } from '../errors/script-errors
 import type { Logger } from '../log/logger.js';
 import type { QueueClient } from '../queue/client.js';
 import { createScriptRunProducer } from '../queue/script-run-producer.js';
-import type { RunLimits, RunResult } from '../queue/script-runs.js';
+import { callerResult, type RunLimits, type RunResult } from '../queue/script-runs.js';
 import type { ScriptRepository } from '../store/script-repository.js';
 import type { StatsRepository } from '../store/stats-repository.js';
 import { checkApproval } from './approval.js';
@@ -75,7 +75,7 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
     check,
     async run(request, checked) {
       const { hash } = await (checked ?? check(request.name, request.allowUnapproved));
-      const { refusal, ...result } = await producer.run({
+      const timed = await producer.run({
         name: request.name,
         hash,
         args: request.args,
@@ -83,13 +83,13 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
         origin: request.origin,
         allowUnapproved: request.allowUnapproved ?? false,
       });
-      if (refusal !== undefined) {
+      if (!timed.success && timed.refusal !== undefined) {
         // The worker refused (the script changed between our check and its pick-up).
-        const message = result.error ?? 'script refused';
-        throw refusal === 'not_found'
-          ? new ScriptNotFoundError(request.name, message)
-          : new ScriptRefusedError(request.name, refusal, message);
+        throw timed.refusal === 'not_found'
+          ? new ScriptNotFoundError(request.name, timed.error)
+          : new ScriptRefusedError(request.name, timed.refusal, timed.error);
       }
+      const result = callerResult(timed);
       const entry = {
         timestamp: new Date().toISOString(),
         success: result.success,

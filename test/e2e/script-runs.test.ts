@@ -119,6 +119,13 @@ describe('POST /api/scripts/:name/test', () => {
     );
     expect(Buffer.byteLength(failed.error)).toBeLessThan(1024 * 1024 + 100);
 
+    // Counted as sent: each chr(1) is six bytes in JSON (this answered 2.4 MB before).
+    await approved('control-fail.star', 'def main():\n    fail(chr(1) * 400000)\n');
+    const control = await test('control-fail.star');
+    expect(control.statusCode).toBe(200);
+    expect(control.body.length).toBeLessThan(1024 * 1024 + 200);
+    expect(control.json().error).toMatch(/truncated/);
+
     await approved('huge-key.star', 'def main():\n    return {}["k" * 3000000]\n');
     const keyError = (await test('huge-key.star')).json();
     expect(keyError.error).toMatch(/truncated/);
@@ -373,6 +380,34 @@ describe('POST /api/scripts/:name/test', () => {
     const pending = await test('unreviewed.star');
     expect(pending.statusCode).toBe(403);
     expect(await queue.getJobCounts()).toEqual(before);
+  });
+
+  it('keeps its answer whole when a secret value occurs in its own field names', async () => {
+    // The API fuzz of issue 47 stored secrets with short random values; one was a piece of
+    // "duration_ms" (or "success", "logs"), redaction rewrote the result's own keys, and every
+    // later run answered 500 (the response no longer matched its schema).
+    await approved('plain.star', 'def main():\n    print("ration")\n    return {"duration": 1}\n');
+    await approved('plain-fail.star', 'def main():\n    fail("duration")\n');
+    for (const value of ['ration', 'ucce', 'ogs', 'rror']) {
+      await h.services.secrets.set('SHORT', value);
+      await h.services.redaction.refresh();
+      for (const name of ['plain.star', 'plain-fail.star']) {
+        const res = await test(name);
+        expect(res.statusCode, `${value} ${name}: ${res.body}`).toBe(200);
+        const body = res.json();
+        expect(Object.keys(body).sort()).toEqual(
+          ['duration_ms', 'logs', 'success', body.success ? 'result' : 'error'].sort(),
+        );
+        expect(Number.isInteger(body.duration_ms)).toBe(true);
+      }
+    }
+    await h.services.secrets.set('SHORT', 'ration');
+    await h.services.redaction.refresh();
+    // What the script produced is still redacted, keys included.
+    const body = (await test('plain.star')).json();
+    expect(body).toMatchObject({ logs: ['[REDACTED:SHORT]'], result: { 'du[REDACTED:SHORT]': 1 } });
+    await h.services.secrets.delete('SHORT');
+    await h.services.redaction.refresh();
   });
 
   it('needs a bearer token', async () => {

@@ -7,6 +7,7 @@ import {
 } from '../../src/workers/script-runs/worker.js';
 import { startServer, type LocalServer } from '../net/local-server.js';
 import { createTestContext, type TestContext } from '../support/app.js';
+import { failure } from '../support/run-result.js';
 
 const KEY = 'sk-live-7f3e9a1c55d24b08';
 /** The reviewer's value: a WHATWG-encoded path turned it into a form no scanner knew. */
@@ -182,7 +183,7 @@ describe('secret destinations in script runs', () => {
       const res = await run(name);
       expect(res.success, name).toBe(false);
       const host = name === 'port.star' ? `127.0.0.1:${other.port}` : `localhost:${other.port}`;
-      expect(res.error, name).toContain(
+      expect(failure(res), name).toContain(
         `request to ${host} refused: it carries secret ${name === 'path.star' ? 'PHRASE' : 'API_KEY'} in ${place}, which may be sent only to 127.0.0.1:${bound.port}`,
       );
       expect(leaks(JSON.stringify(res)), name).toEqual([]);
@@ -197,7 +198,7 @@ describe('secret destinations in script runs', () => {
     );
     const before = other.requests.length;
     const res = await run('redirect.star');
-    expect(res.error).toContain(
+    expect(failure(res)).toContain(
       `request to localhost:${other.port} refused: it carries secret API_KEY in header x-key`,
     );
     expect(other.requests.length).toBe(before);
@@ -220,7 +221,7 @@ describe('secret destinations in script runs', () => {
     ] as const) {
       await approved(name, `    ${call}\n    return {}\n`, head);
       const res = await run(name);
-      expect(res.error, name).toContain(
+      expect(failure(res), name).toContain(
         `request to ${to()} refused: it carries secret API_KEY in ${place}, which its # @secrets: line admits only in header Authorization`,
       );
       expect(leaks(JSON.stringify(res)), name).toEqual([]);
@@ -236,7 +237,7 @@ describe('secret destinations in script runs', () => {
     );
     await core.secrets.set('LOOSE', 'loose-value-123456');
     const res = await run('unbound.star');
-    expect(res.error).toMatch(/carries secret LOOSE in the url, which may be sent nowhere/);
+    expect(failure(res)).toMatch(/carries secret LOOSE in the url, which may be sent nowhere/);
   });
 
   it("leaks nothing through the reviewer's attacks: reverse, split, shift, per-character join, case", async () => {
@@ -267,9 +268,9 @@ describe('secret destinations in script runs', () => {
       expect(res.success, what).toBe(false);
       expect(leaks(JSON.stringify(res)), what).toEqual([]);
       if (what === 'as the user name') {
-        expect(res.error, what).toMatch(/URLs with embedded credentials are not allowed/);
+        expect(failure(res), what).toMatch(/URLs with embedded credentials are not allowed/);
       } else if (what !== 'error text') {
-        expect(res.error, what).toMatch(/secrets? (API_KEY|PHRASE|UNI)/);
+        expect(failure(res), what).toMatch(/secrets? (API_KEY|PHRASE|UNI)/);
       }
     }
     expect(bound.requests.length + other.requests.length).toBe(before);
@@ -278,8 +279,8 @@ describe('secret destinations in script runs', () => {
   it('tells the administrator what to change when a script reads a value', async () => {
     await approved('reads.star', '    return k.upper()\n');
     const res = await run('reads.star');
-    expect(res.error).toMatch(/\.upper: cannot read secret API_KEY/);
-    expect(res.error).toMatch(/set scripts\.secret_values: plain in the configuration/);
+    expect(failure(res)).toMatch(/\.upper: cannot read secret API_KEY/);
+    expect(failure(res)).toMatch(/set scripts\.secret_values: plain in the configuration/);
   });
 
   it('keeps a secret URL out of the error of a request that fails', async () => {
@@ -289,7 +290,7 @@ describe('secret destinations in script runs', () => {
     );
     const res = await run('unreachable.star');
     expect(res.success).toBe(false);
-    expect(res.error).toContain(
+    expect(failure(res)).toContain(
       `request to http://127.0.0.1:${closedPort}/p/<secret UNI>?q=<secret UNI> failed`,
     );
     expect(leaks(JSON.stringify(res))).toEqual([]);
@@ -312,7 +313,7 @@ describe('secret destinations in script runs', () => {
     await core.scripts.store.commit(forged);
     const before = other.requests.length;
     const res = await run('forged.star');
-    expect(res.error).toContain(`request to localhost:${other.port} refused`);
+    expect(failure(res)).toContain(`request to localhost:${other.port} refused`);
     expect(other.requests.length).toBe(before);
   });
 
@@ -385,7 +386,7 @@ describe('secret values under scripts.secret_values: plain', () => {
     );
     await core.scripts.approve('plain-leak.star', 'admin');
     const res = await core.scriptRunner.run({ name: 'plain-leak.star', args: {}, origin: 'api' });
-    expect(res.error).toMatch(/request to localhost:\d+ refused: it carries secret API_KEY/);
+    expect(failure(res)).toMatch(/request to localhost:\d+ refused: it carries secret API_KEY/);
     expect(other.requests.length).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerCallers, createQueueClient, type QueueClient } from '../../src/queue/client.js';
 import { bullPrefix, createRedis } from '../../src/store/redis.js';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { success } from '../support/run-result.js';
 
 const hash = `sha256:${'0'.repeat(64)}`;
 const payload = (args: Record<string, unknown>) =>
@@ -61,7 +62,7 @@ describe('queue client answers', () => {
       const results = await Promise.all(
         Array.from({ length: count }, (_, i) => client.run('scriptRuns', payload({ i }), 5_000)),
       );
-      expect(results.map((r) => (r.result as { i: number }).i)).toEqual(
+      expect(results.map((r) => (success(r) as { i: number }).i)).toEqual(
         Array.from({ length: count }, (_, i) => i),
       );
     } finally {

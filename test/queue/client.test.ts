@@ -5,6 +5,7 @@ import { answerCallers, createQueueClient } from '../../src/queue/client.js';
 import { freePort } from '../../src/store/embedded-redis.js';
 import { bullPrefix, createRedis } from '../../src/store/redis.js';
 import { dropPrefix, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { success } from '../support/run-result.js';
 
 const hash = `sha256:${'0'.repeat(64)}`;
 
@@ -46,7 +47,7 @@ describe('queue client', () => {
         ),
       );
       const results = await Promise.all(runs);
-      expect(results.map((r) => (r.result as { i: number }).i)).toEqual(
+      expect(results.map((r) => (success(r) as { i: number }).i)).toEqual(
         Array.from({ length: 60 }, (_, i) => i),
       );
       // 60 waiting callers are 60 'closing' listeners on one queue: expected, not a leak.
@@ -75,7 +76,7 @@ describe('queue client', () => {
         ['a', fromA],
         ['b', fromB],
       ] as const) {
-        expect(results.map((r) => r.result)).toEqual(
+        expect(results.map((r) => success(r))).toEqual(
           Array.from({ length: 20 }, (_, i) => ({ who, i })),
         );
       }
@@ -129,7 +130,7 @@ describe('queue client', () => {
         },
         10_000,
       );
-      expect(result.result).toEqual({ password: 'hunter2' });
+      expect(success(result)).toEqual({ password: 'hunter2' });
       const keysWithArgs = async () => {
         const found: string[] = [];
         for (const key of await raw.keys(`${bullPrefix(prefix)}:script-runs:*`)) {

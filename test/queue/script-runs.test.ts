@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import {
+  callerResult,
+  failedOutcome,
+  redactRunResult,
   runDeadline,
   runDeadlineMargin,
   runRefusal,
@@ -8,7 +11,9 @@ import {
   scriptGlobals,
   scriptRunPayload,
   scriptRunResult,
+  timedResult,
 } from '../../src/queue/script-runs.js';
+import { redactDeep } from '../../src/secrets/redact-deep.js';
 import { hashSource } from '../../src/scripts/hashing.js';
 import { findSyntaxError } from '../../src/scripts/syntax-check.js';
 
@@ -99,11 +104,12 @@ describe('scriptRunPayload', () => {
 
 describe('scriptRunResult and runResult', () => {
   const ok = { success: true, result: { value: 1 }, duration_ms: 3, logs: ['a'] };
+  const bad = { success: false, error: 'boom', duration_ms: 3, logs: ['a'] };
 
   it('accepts a result and a refusal, and nothing but the five refusals', () => {
     expect(scriptRunResult.parse(ok)).toEqual(ok);
     for (const refusal of runRefusal.options) {
-      expect(scriptRunResult.parse({ ...ok, success: false, refusal }).refusal).toBe(refusal);
+      expect(scriptRunResult.parse({ ...bad, refusal })).toMatchObject({ refusal });
     }
     expect(runRefusal.options).toEqual([
       'not_found',
@@ -112,7 +118,14 @@ describe('scriptRunResult and runResult', () => {
       'modified',
       'unverified',
     ]);
-    expect(scriptRunResult.safeParse({ ...ok, refusal: 'busy' }).success).toBe(false);
+    expect(scriptRunResult.safeParse({ ...bad, refusal: 'busy' }).success).toBe(false);
+  });
+
+  it('wants the error of a failure, and a duration on every result', () => {
+    expect(scriptRunResult.safeParse({ ...bad, error: undefined }).success).toBe(false);
+    expect(scriptRunResult.safeParse({ ...bad, duration_ms: undefined }).success).toBe(false);
+    expect(scriptRunResult.safeParse({ ...ok, duration_ms: undefined }).success).toBe(false);
+    expect(scriptRunResult.safeParse({ ...ok, success: 'yes' }).success).toBe(false);
   });
 
   it('wants a whole, non-negative duration and a list of log lines', () => {
@@ -123,13 +136,44 @@ describe('scriptRunResult and runResult', () => {
   });
 
   it('runResult, what callers see, has no refusal field', () => {
-    expect(Object.keys(runResult.shape).sort()).toEqual([
-      'duration_ms',
-      'error',
-      'logs',
-      'result',
-      'success',
-    ]);
-    expect(runResult.parse({ ...ok, refusal: 'pending' })).not.toHaveProperty('refusal');
+    expect(runResult.parse({ ...bad, refusal: 'pending' })).not.toHaveProperty('refusal');
+    expect(callerResult({ ...bad, success: false, refusal: 'pending' })).toEqual(bad);
+  });
+
+  it('makes every result in one place, with its duration rounded and never negative', () => {
+    expect(timedResult({ success: true, result: 1, logs: [] }, 2.6)).toEqual({
+      success: true,
+      result: 1,
+      duration_ms: 3,
+      logs: [],
+    });
+    expect(timedResult(failedOutcome('no'), -4, 'modified')).toEqual({
+      success: false,
+      error: 'no',
+      duration_ms: 0,
+      logs: [],
+      refusal: 'modified',
+    });
+  });
+
+  it('redacts what the script produced, never the fields of the result', () => {
+    // A secret whose value occurs in the result's own keys ("ration" in "duration_ms"): the
+    // fuzz of issue 47 stored such a secret, and every later run answered 500.
+    const clean = <T>(value: T): T => redactDeep(value, (text) => text.replaceAll('ration', '█'));
+    const done = {
+      success: true as const,
+      result: { ration: 'ration' },
+      duration_ms: 1,
+      logs: ['ration'],
+    };
+    expect(redactRunResult(done, clean)).toEqual({
+      success: true,
+      result: { '█': '█' },
+      duration_ms: 1,
+      logs: ['█'],
+    });
+    const failedRun = { success: false as const, error: 'ration!', duration_ms: 1, logs: [] };
+    expect(redactRunResult(failedRun, clean)).toEqual({ ...failedRun, error: '█!' });
+    expect(scriptRunResult.safeParse(redactRunResult(done, clean)).success).toBe(true);
   });
 });

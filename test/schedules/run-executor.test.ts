@@ -201,7 +201,7 @@ describe('run executor', () => {
     await executor({
       runScript: async () => {
         ran = true;
-        return { success: true, logs: [] };
+        return { success: true, result: null, logs: [] };
       },
     }).execute({ scheduleId: s.id, fireTime: fire, jobId: 'j' });
     expect(ran).toBe(false);
@@ -281,7 +281,9 @@ describe('run executor', () => {
     const ex = executor({
       leaseMs: 300,
       runScript: () =>
-        new Promise((resolve) => (release = () => resolve({ success: true, logs: [] }))),
+        new Promise(
+          (resolve) => (release = () => resolve({ success: true, result: null, logs: [] })),
+        ),
     });
     const done = ex.execute({ scheduleId: s.id, fireTime: null, jobId: 'm' });
     let first = 0;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ScriptNotFoundError, ScriptRefusedError } from '../../src/errors/script-errors.js';
 import type { RunRequest, ScriptRunner } from '../../src/scripts/script-runner.js';
 import { scriptRunnerAdapter } from '../../src/schedules/script-run-adapter.js';
+import { failure } from '../support/run-result.js';
 
 /** A script runner that records its requests and answers with `run`. */
 function runner(run: (req: RunRequest) => Promise<Awaited<ReturnType<ScriptRunner['run']>>>) {
@@ -17,7 +18,7 @@ function runner(run: (req: RunRequest) => Promise<Awaited<ReturnType<ScriptRunne
 
 describe('scriptRunnerAdapter', () => {
   it('runs the script with origin schedule and passes its result through', async () => {
-    const result = { success: true, result: { n: 1 }, duration_ms: 3, logs: ['hi'] };
+    const result = { success: true as const, result: { n: 1 }, duration_ms: 3, logs: ['hi'] };
     const { fake, requests } = runner(async () => result);
     expect(await scriptRunnerAdapter(fake)('report.star', { a: 1 })).toEqual(result);
     expect(requests).toEqual([{ name: 'report.star', args: { a: 1 }, origin: 'schedule' }]);
@@ -43,7 +44,7 @@ describe('scriptRunnerAdapter', () => {
       });
       const r = await scriptRunnerAdapter(fake)('r.star', {});
       expect(r.success).toBe(false);
-      expect(r.error).toBe(new ScriptRefusedError('r.star', reason).message);
+      expect(failure(r)).toBe(new ScriptRefusedError('r.star', reason).message);
     }
   });
 

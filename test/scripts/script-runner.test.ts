@@ -8,6 +8,7 @@ import { ScriptNotFoundError, ScriptRefusedError } from '../../src/errors/script
 import type { QueueClient } from '../../src/queue/client.js';
 import {
   runDeadline,
+  type RunRefusal,
   type ScriptRunPayload,
   type ScriptRunResult,
 } from '../../src/queue/script-runs.js';
@@ -251,14 +252,8 @@ describe('script runner runs', () => {
 
   it('turns a refusal of the worker into the catalogue error, records nothing', async () => {
     const name = await approvedScript();
-    const refused = (refusal: ScriptRunResult['refusal'], error?: string) =>
-      runner(() => ({
-        success: false,
-        ...(error !== undefined ? { error } : {}),
-        refusal,
-        duration_ms: 0,
-        logs: [],
-      })).r;
+    const refused = (refusal: RunRefusal, error = 'script refused') =>
+      runner(() => ({ success: false, error, refusal, duration_ms: 0, logs: [] })).r;
 
     const gone = await refused('not_found', 'script vanished')
       .run({ name, args: {}, origin: 'api' })

@@ -20,6 +20,19 @@ function validationError(err: FastifyError): BadRequestError | undefined {
   return new BadRequestError(detail);
 }
 
+/**
+ * What Fastify's router meets before any route: a URL it cannot decode (`%` alone), or a path
+ * value over `maxParamLength`. Without this Fastify answers them itself, in its own body and, for
+ * the second, with a 414 no operation documents; for the client both are a bad request.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const message =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'a path segment is longer than the API accepts'
+      : 'the URL is not valid';
+  void reply.code(400).send({ error: 'invalid_request', message });
+}
+
 /** The 404 of a request no route matches. */
 export function noRoute(request: FastifyRequest, reply: FastifyReply): void {
   void reply.code(404).send({

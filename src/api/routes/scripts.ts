@@ -8,6 +8,7 @@ import type { ScriptService } from '../../scripts/script-service.js';
 import { scriptDetailSchema } from '../../scripts/script-schema.js';
 import { toDetail, toListEntry } from '../../scripts/script-views.js';
 import { redactDeep } from '../../secrets/redact-deep.js';
+import { redactRunResult } from '../../queue/script-runs.js';
 import {
   approveBody,
   approvedSchema,
@@ -207,10 +208,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
         checks.get(req),
       );
       // The worker redacted with its secret set; this one may know a secret set since.
-      const { success, result: value, error, duration_ms, logs } = redactDeep(result, redact);
-      return success
-        ? { success, result: value, duration_ms, logs }
-        : { success, error: error ?? 'script failed', duration_ms, logs };
+      return redactRunResult(result, (value) => redactDeep(value, redact));
     },
   );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isAppError } from '../../errors/catalogue.js';
-import { runResult, type RunResult } from '../../queue/script-runs.js';
+import type { RunResult } from '../../queue/script-runs.js';
 import type { ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { hashSource } from '../../scripts/hashing.js';
@@ -18,15 +18,14 @@ export interface ScriptToolDeps {
 /** At most this many `exec-` scripts wait for review; a looping AI cannot flood the queue. */
 export const maxPendingExec = 50;
 
-/** What `script_run` answers on success (the registry redacts it on the way out). */
-const toolRunResult = runResult.pick({ result: true, logs: true, duration_ms: true });
-
+/** What `script_run` answers: its result on success (the registry redacts it on the way out). */
 function render(result: RunResult): string {
   if (!result.success) {
     const logs = result.logs.length ? `\nlogs:\n${result.logs.join('\n')}` : '';
-    throw new ToolError(`Script failed: ${result.error ?? 'unknown error'}${logs}`);
+    throw new ToolError(`Script failed: ${result.error}${logs}`);
   }
-  return JSON.stringify(toolRunResult.parse(result));
+  const { result: value, logs, duration_ms } = result;
+  return JSON.stringify({ result: value, logs, duration_ms });
 }
 
 export function scriptTools({ scripts, runner, allowlist }: ScriptToolDeps): ToolDefinition[] {

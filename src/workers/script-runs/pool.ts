@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Piscina } from 'piscina';
 import type { RunLimits } from '../../queue/script-runs.js';
 import { createAdmission } from './admission.js';
-import { createComputeSlots, waitedForCpu } from './compute-slots.js';
+import { createComputeSlots, freeSlots, releaseOwner, waitedForCpu } from './compute-slots.js';
 import { createHostRouter, type HostHandler } from './host-bridge.js';
 import type { RunTask, RunTaskResult, ScriptThreadData } from './task-types.js';
 
@@ -68,6 +68,9 @@ export interface ScriptPool {
   readonly computeSlots: number;
   /** Threads running now (started on demand, ended after a minute idle). */
   readonly threadsStarted: number;
+  /** Compute slots no thread holds, and runs the pool counts as computing (tests, metrics). */
+  readonly freeComputeSlots: number;
+  readonly admitted: number;
   destroy(): Promise<void>;
 }
 
@@ -109,6 +112,15 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
       },
     });
     piscina.on('message', (message: unknown) => void router.receive(message));
+    // A thread that dies (its memory limit, terminated on abort, a crash) never runs the
+    // `finally` that gives back its compute slot: once it has exited, and so can take no other,
+    // the slots it held are freed here (`compute-slots.ts`).
+    const pool = piscina;
+    pool.on('workerCreate', (created: { id: number }) => {
+      const owner = created.id;
+      const thread = pool.threads.find((t) => t.threadId === owner);
+      thread?.once('exit', () => releaseOwner(compute, owner));
+    });
     return piscina;
   };
   return {
@@ -117,22 +129,28 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
     get threadsStarted() {
       return piscina?.threads.length ?? 0;
     },
+    get freeComputeSlots() {
+      return freeSlots(compute);
+    },
+    get admitted() {
+      return admission.computing;
+    },
     async run(task, signal, host) {
       if (!(await admission.enter(task.deadline, signal)))
         return waitedForCpu(task.limits.wall_time);
-      let counted = true;
+      // The run counts as computing while none of its host calls is under way, and not at all
+      // once it has ended: a call still answering then (its thread timed out waiting, or died)
+      // must not count it again, or the pool would keep one run too many admitted for good.
+      let calls = 0;
+      let ended = false;
       const handler = host ?? (async (op) => Promise.reject(new Error(`no ${op} here`)));
       const bridge = router.open(async (op, args) => {
         // A run waiting on its host call needs no CPU: another run may start meanwhile.
-        if (counted) {
-          counted = false;
-          admission.leave();
-        }
+        if (calls++ === 0 && !ended) admission.leave();
         try {
           return op === 'sleep' ? await sleepFor(args) : await handler(op, args);
         } finally {
-          counted = true;
-          admission.resume();
+          if (--calls === 0 && !ended) admission.resume();
         }
       });
       try {
@@ -140,7 +158,8 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
         return (await threadPool().run(full, { signal })) as RunTaskResult;
       } finally {
         bridge.close();
-        if (counted) admission.leave();
+        if (calls === 0) admission.leave();
+        ended = true;
       }
     },
     async destroy() {

@@ -3,10 +3,14 @@ import type { Logger } from '../../log/logger.js';
 import type { Egress } from '../../net/egress.js';
 import { ScriptRefusedError } from '../../errors/script-errors.js';
 import {
+  failedOutcome,
+  redactRunResult,
   runDeadline,
   scriptRunPayload,
+  timedResult,
   type RunLimits,
   type RunRefusal,
+  type ScriptOutcome,
   type ScriptRunResult,
 } from '../../queue/script-runs.js';
 import { checkApproval } from '../../scripts/approval.js';
@@ -63,13 +67,8 @@ const minRunMs = resultTravelMs + 100;
 export function createScriptRunProcessor(deps: ProcessorDeps) {
   const { store, mirror, pool, limits, redact } = deps;
 
-  const refuse = (refusal: RunRefusal, error: string): ScriptRunResult => ({
-    success: false,
-    refusal,
-    error,
-    duration_ms: 0,
-    logs: [],
-  });
+  const refuse = (refusal: RunRefusal, error: string): ScriptRunResult =>
+    timedResult(failedOutcome(error), 0, refusal);
 
   return async function processScriptRun(job: Job): Promise<ScriptRunResult> {
     const payload = scriptRunPayload.parse(job.data);
@@ -78,12 +77,7 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
     if (Date.now() >= callerDeadline - minRunMs) {
       // Its caller has stopped waiting (or is about to): a run now would have nobody to tell.
       deps.onExpired?.();
-      return {
-        success: false,
-        error: 'script run expired before a worker picked it up',
-        duration_ms: 0,
-        logs: [],
-      };
+      return timedResult(failedOutcome('script run expired before a worker picked it up'), 0);
     }
     // A check of this very record that this process passed a moment ago stands for the reads
     // (`recent-checks.ts`); otherwise the file is read beside the record's round trip.
@@ -155,7 +149,7 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
     });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), deadline - started + abortGrace);
-    let outcome: { success: boolean; result?: unknown; error?: string; logs: string[] };
+    let outcome: ScriptOutcome;
     try {
       outcome = await pool.run(
         {
@@ -174,25 +168,20 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
         host,
       );
     } catch (err) {
-      outcome = {
-        success: false,
-        error: describePoolError(err, controller.signal, limits),
-        logs: [],
-      };
-      deps.log.warn({ script: name, error: outcome.error }, 'script thread failed');
+      const error = describePoolError(err, controller.signal, limits);
+      outcome = failedOutcome(error);
+      deps.log.warn({ script: name, error }, 'script thread failed');
     } finally {
       clearTimeout(timer);
     }
-    const duration = Date.now() - started;
-    const result: ScriptRunResult = outcome.success
-      ? { success: true, result: outcome.result, duration_ms: duration, logs: outcome.logs }
-      : {
-          success: false,
-          // The thread bounds these already; this is the second lock before Redis stores them.
-          ...boundFailure(outcome.error ?? 'script failed', outcome.logs, limits.output_bytes),
-          duration_ms: duration,
-        };
-    return redactDeep(result, redact);
+    const result = timedResult(
+      outcome.success
+        ? outcome
+        : // The thread bounds these already; this is the second lock before Redis stores them.
+          { success: false, ...boundFailure(outcome.error, outcome.logs, limits.output_bytes) },
+      Date.now() - started,
+    );
+    return redactRunResult(result, (value) => redactDeep(value, redact));
   };
 }
 

@@ -1,4 +1,4 @@
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import {
   callFunction,
   compileModule,
@@ -14,8 +14,8 @@ import {
   type Value,
 } from '../../starlark/index.js';
 import { scriptGlobals, type ScriptGlobal } from '../../queue/script-globals.js';
-import { boundFailure } from './bound-output.js';
-import { computeGate, waitedForCpu, type ComputeGate } from './compute-slots.js';
+import { boundFailure, encodedBytes } from './bound-output.js';
+import { computeGate, waitedForCpu } from './compute-slots.js';
 import { createHostModules } from './host-modules.js';
 import { createProgramCache } from './program-cache.js';
 import { secretReadHint } from './secret-handles.js';
@@ -23,8 +23,11 @@ import type { RunTask, RunTaskResult, ScriptThreadData } from './task-types.js';
 
 /** This thread's compiled scripts; a thread runs one task at a time. */
 const programs = createProgramCache();
-/** The pool's compute slots; none outside a pool (a task run in place, as in tests). */
-const slots = (workerData as Partial<ScriptThreadData> | null)?.compute;
+/**
+ * This thread's gate to the pool's compute slots (a slot it holds carries its thread id, so the
+ * pool can free it if the thread dies); none outside a pool (a task run in place, as in tests).
+ */
+const gate = computeGate((workerData as Partial<ScriptThreadData> | null)?.compute, threadId);
 
 /**
  * One script run inside a Piscina thread: the module runs top to bottom, then the entry point
@@ -32,13 +35,13 @@ const slots = (workerData as Partial<ScriptThreadData> | null)?.compute;
  * cannot see (memory, a thread stuck in native code) are enforced by the pool from outside.
  */
 export default function runTask(task: RunTask): RunTaskResult {
-  const gate = heldGate(computeGate(slots));
   if (!gate.enter(task.deadline)) return waitedForCpu(task.limits.wall_time);
   const logs: string[] = [];
   let outputBytes = 0;
   const { limits } = task;
   const print = (msg: string) => {
-    outputBytes += Buffer.byteLength(msg, 'utf8') + 1;
+    // Counted as the logs are sent (JSON), like the result below.
+    outputBytes += encodedBytes(msg) + 1;
     if (outputBytes > limits.output_bytes) {
       throw new StarlarkError(`output limit of ${limits.output_bytes} bytes exceeded`);
     }
@@ -102,22 +105,6 @@ export default function runTask(task: RunTask): RunTaskResult {
     gate.leave();
     program?.release();
   }
-}
-
-/** A gate that knows whether this run holds its slot, so it never gives back one it lacks. */
-function heldGate(slots: ComputeGate): ComputeGate {
-  let holding = false;
-  return {
-    enter(deadline) {
-      holding = slots.enter(deadline);
-      return holding;
-    },
-    leave() {
-      if (!holding) return;
-      holding = false;
-      slots.leave();
-    },
-  };
 }
 
 function entriesOf(args: Record<string, unknown>): Array<[string, Value]> {

@@ -1,4 +1,4 @@
-import type { RunLimits } from '../../queue/script-runs.js';
+import type { RunLimits, ScriptOutcome } from '../../queue/script-runs.js';
 import type { BridgeEnd } from './host-bridge.js';
 
 /** What the worker's main thread sends a script thread for one run (structured-cloned). */
@@ -25,13 +25,9 @@ export interface RunTask {
 
 /** What each thread of a script pool is started with (its `workerData`). */
 export interface ScriptThreadData {
-  /** The pool's compute slots (`compute-slots.ts`). */
+  /** The pool's compute slots (`compute-slots.ts`), held under the thread's own id. */
   compute: SharedArrayBuffer;
 }
 
-export interface RunTaskResult {
-  success: boolean;
-  result?: unknown;
-  error?: string;
-  logs: string[];
-}
+/** What a thread answers for one run: its outcome, which the worker times (`timedResult`). */
+export type RunTaskResult = ScriptOutcome;

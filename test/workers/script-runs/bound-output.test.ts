@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { boundFailure, truncateUtf8 } from '../../../src/workers/script-runs/bound-output.js';
+import {
+  boundFailure,
+  encodedBytes,
+  truncateEncoded,
+} from '../../../src/workers/script-runs/bound-output.js';
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
 describe('bounded failure output', () => {
   it('keeps short text whole and cuts long text on a character boundary, with a marker', () => {
-    expect(truncateUtf8('short', 100)).toBe('short');
-    const cut = truncateUtf8('é'.repeat(100), 51);
+    expect(truncateEncoded('short', 100)).toBe('short');
+    const cut = truncateEncoded('é'.repeat(100), 51);
     expect(cut).toMatch(/^é{25}… \[truncated: 150 more bytes over the output limit\]$/);
   });
 
@@ -30,6 +34,22 @@ describe('bounded failure output', () => {
     // A tiny limit still leaves Steward's own reason readable.
     const reason = 'output limit of 100 bytes exceeded';
     expect(boundFailure(reason, ['x'.repeat(98)], 100).error).toBe(reason);
+  });
+
+  it('counts text as it is sent, JSON-encoded: control characters take six bytes each', () => {
+    // fail(chr(1) * 400000) answered 2.4 MB under a 1 MiB limit.
+    const limit = 1024 * 1024;
+    const out = boundFailure('\u0001'.repeat(400_000), [], limit);
+    expect(bytes(JSON.stringify(out.error))).toBeLessThan(limit + 100);
+    expect(out.error).toMatch(/^\u0001+… \[truncated: \d+ more bytes over the output limit\]$/);
+    const logs = boundFailure('failed', ['"'.repeat(300_000), '\\'.repeat(300_000)], limit).logs;
+    expect(bytes(JSON.stringify(logs))).toBeLessThan(limit + 200);
+    expect(encodedBytes('a\u0001"\n€😀\ud800')).toBe(1 + 6 + 2 + 2 + 3 + 4 + 6);
+    // Cut before a character whose escape would pass the limit, never inside a pair.
+    expect(truncateEncoded('😀'.repeat(10), 6)).toMatch(/^😀… \[truncated: 36 more bytes/);
+    expect(truncateEncoded('a\u0001'.repeat(10), 10)).toMatch(
+      /^a\u0001a… \[truncated: 62 more bytes/,
+    );
   });
 
   it('changes nothing within the limit', () => {

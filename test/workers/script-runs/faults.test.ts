@@ -7,6 +7,7 @@ import {
   type RunningScriptWorker,
 } from '../../../src/workers/script-runs/worker.js';
 import { createTestContext, type TestContext } from '../../support/app.js';
+import { loose } from '../../support/run-result.js';
 
 /** One thread, a small heap and a short wall limit, so each fault shows quickly. */
 let t: TestContext;
@@ -47,7 +48,8 @@ async function approved(name: string, source: string) {
   await services.scripts.approve(name, 'admin');
 }
 
-const run = (name: string) => services.scriptRunner.run({ name, args: {}, origin: 'api' });
+const run = async (name: string) =>
+  loose(await services.scriptRunner.run({ name, args: {}, origin: 'api' }));
 
 describe('script run faults', () => {
   it('fails a run over its memory limit, replaces the thread, and runs the next one', async () => {

@@ -19,7 +19,7 @@ function run(source: string, opts: Partial<Omit<HostRun, 'bridge'>> = {}): unkno
       bridge: { run: 0 },
       deadline: opts.deadline ?? Date.now() + 5000,
       limits: opts.limits ?? { http_requests: 10 },
-      gate: opts.gate ?? computeGate(undefined),
+      gate: opts.gate ?? computeGate(undefined, 0),
       declaredSecrets: opts.declaredSecrets ?? ['API_KEY', 'UNSET'],
       secretValues:
         opts.secretValues ??

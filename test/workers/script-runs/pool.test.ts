@@ -13,6 +13,7 @@ import {
   type ScriptPool,
 } from '../../../src/workers/script-runs/pool.js';
 import { startServer, type LocalServer } from '../../net/local-server.js';
+import { loose } from '../../support/run-result.js';
 
 const limits = configSchema.parse({}).scripts.limits;
 
@@ -90,7 +91,9 @@ describe('script pool', () => {
     const lazy = createScriptPool({ threads: 2, limits });
     expect(lazy.threadsStarted).toBe(0);
     const { t, host } = task('result = {"ok": True}\n');
-    expect((await lazy.run(t, new AbortController().signal, host)).result).toEqual({ ok: true });
+    expect(loose(await lazy.run(t, new AbortController().signal, host)).result).toEqual({
+      ok: true,
+    });
     expect(lazy.threadsStarted).toBe(1);
     await lazy.destroy();
     await expect(lazy.run(t, new AbortController().signal, host)).rejects.toThrow(
@@ -136,7 +139,7 @@ describe('script pool', () => {
         const { t, host } = task('def main():\n    return {"n": len([i for i in range(20000)])}\n');
         return busy.run(t, new AbortController().signal, host);
       });
-      for (const res of await Promise.all(runs)) expect(res.result).toEqual({ n: 20000 });
+      for (const res of await Promise.all(runs)) expect(loose(res).result).toEqual({ n: 20000 });
       expect(busy.threadsStarted).toBe(1);
       // A sleeping run gives its place up: the next run goes to a second thread meanwhile.
       const sleeper = task('def main():\n    time.sleep(2)\n    return {}\n');
@@ -146,7 +149,9 @@ describe('script pool', () => {
         .finally(() => (slept = true));
       await new Promise((r) => setTimeout(r, 100));
       const quick = task('result = {"ok": True}\n');
-      expect((await busy.run(quick.t, new AbortController().signal, quick.host)).result).toEqual({
+      expect(
+        loose(await busy.run(quick.t, new AbortController().signal, quick.host)).result,
+      ).toEqual({
         ok: true,
       });
       expect(slept).toBe(false);
@@ -186,7 +191,7 @@ describe('script pool', () => {
     await expect(running).rejects.toThrow();
     spin.close();
     const ok = task('result = {"ok": True}\n');
-    expect((await pool.run(ok.t, new AbortController().signal, ok.host)).result).toEqual({
+    expect(loose(await pool.run(ok.t, new AbortController().signal, ok.host)).result).toEqual({
       ok: true,
     });
     ok.close();

@@ -32,9 +32,15 @@ function setup(
     threads: 1,
     computeSlots: 1,
     threadsStarted: 1,
+    freeComputeSlots: 1,
+    admitted: 0,
     run: vi.fn(async (task: RunTask) => {
       tasks.push(task);
-      return { success: true, result: { token: 'tok-123' }, logs: ['printed tok-123'] };
+      return {
+        success: true as const,
+        result: { token: 'tok-123' },
+        logs: ['printed tok-123'],
+      };
     }),
     destroy: async () => {},
   };

@@ -3,6 +3,7 @@ import { configSchema } from '../../../src/config/schema.js';
 import type { RunLimits } from '../../../src/queue/script-runs.js';
 import runTask from '../../../src/workers/script-runs/run-task.js';
 import type { RunTask } from '../../../src/workers/script-runs/task-types.js';
+import { loose } from '../../support/run-result.js';
 
 const defaults = configSchema.parse({}).scripts.limits;
 
@@ -11,18 +12,20 @@ function run(
   source: string,
   extra: Partial<Omit<RunTask, 'limits'>> & { limits?: Partial<RunLimits> } = {},
 ) {
-  return runTask({
-    name: 't.star',
-    hash: 'h',
-    source,
-    args: {},
-    deadline: Date.now() + 5000,
-    declaredSecrets: [],
-    secretValues: new Map(),
-    ...extra,
-    limits: { ...defaults, ...extra.limits },
-    bridge: { run: 0 },
-  });
+  return loose(
+    runTask({
+      name: 't.star',
+      hash: 'h',
+      source,
+      args: {},
+      deadline: Date.now() + 5000,
+      declaredSecrets: [],
+      secretValues: new Map(),
+      ...extra,
+      limits: { ...defaults, ...extra.limits },
+      bridge: { run: 0 },
+    }),
+  );
 }
 
 describe('run task entry points', () => {

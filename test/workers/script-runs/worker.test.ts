@@ -6,6 +6,7 @@ import {
   type RunningScriptWorker,
 } from '../../../src/workers/script-runs/worker.js';
 import { createTestContext, type TestContext } from '../../support/app.js';
+import { success } from '../../support/run-result.js';
 
 const secretValue = 'sk-live-7f3e9a1c55d24b08';
 
@@ -44,7 +45,7 @@ describe('script-runs worker', () => {
     const res = await run('key.star');
     expect(res.success).toBe(true);
     expect(JSON.stringify(res)).not.toContain(secretValue);
-    expect((res.result as { key: string }).key).toBe('<secret API_KEY>');
+    expect((success(res) as { key: string }).key).toBe('<secret API_KEY>');
     expect(res.logs[0]).toBe('using <secret API_KEY>');
   });
 

@@ -38,10 +38,7 @@ export const versionSourceSchema = versionRecordSchema.pick({ commit: true, sour
 export const diffSchema = z.object({ diff: z.string() });
 
 /** `POST /scripts/:name/test`: the run result, with `result` on success and `error` on failure. */
-export const runResultSchema = z.union([
-  runResult.omit({ error: true }).extend({ success: z.literal(true), result: z.unknown() }),
-  runResult.omit({ result: true }).extend({ success: z.literal(false), error: z.string() }),
-]);
+export const runResultSchema = runResult;
 
 /** Every `:name` is checked against the domain rule: a bad name is 400, not a lookup. */
 export const nameParams = z.object({ name: scriptNameSchema });
