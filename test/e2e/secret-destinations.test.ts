@@ -7,7 +7,7 @@ import {
 } from '../../src/workers/script-runs/worker.js';
 import { startServer, type LocalServer } from '../net/local-server.js';
 import { createTestContext, type TestContext } from '../support/app.js';
-import { failure } from '../support/run-result.js';
+import { failure, success } from '../support/run-result.js';
 
 const KEY = 'sk-live-7f3e9a1c55d24b08';
 /** The reviewer's value: a WHATWG-encoded path turned it into a form no scanner knew. */
@@ -274,6 +274,22 @@ describe('secret destinations in script runs', () => {
       }
     }
     expect(bound.requests.length + other.requests.length).toBe(before);
+  });
+
+  it('hands the script only a marker when a declared host echoes a secret back', async () => {
+    // The declared host is honest but echoes the header it got (a debugging endpoint, an error
+    // page quoting the request): its answer must not become a plain copy the script can send on.
+    await approved(
+      'echo.star',
+      `    r = http.get("${bound.url}/echo-back", headers = {"X-Key": k})\n    http.post("http://localhost:${other.port}/relay", body = r["body"])\n    return {"body": r["body"]}\n`,
+    );
+    const res = await run('echo.star');
+    expect(success(res)).toEqual({ body: '[REDACTED:API_KEY]' });
+    expect(bound.requests.at(-1)?.headers['x-key']).toBe(KEY);
+    const relayed = other.requests.at(-1)!;
+    expect(relayed.url).toBe('/relay');
+    expect(relayed.body).toBe('[REDACTED:API_KEY]');
+    expect(leaks(relayed.body)).toEqual([]);
   });
 
   it('tells the administrator what to change when a script reads a value', async () => {

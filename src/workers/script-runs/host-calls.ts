@@ -40,7 +40,14 @@ export function createHostHandler(opts: {
    * must be in its admitted place and go to one of its hosts, on every hop.
    */
   bindings?: SecretBindings;
+  /**
+   * Applied to each response's body and header values before the script sees them: a declared
+   * host that echoes what it received (a debugging endpoint, an error page quoting the request)
+   * would otherwise hand the script the plain value of a secret it may only hold as a handle.
+   */
+  scrub?: (text: string) => string;
 }): HostHandler {
+  const scrub = opts.scrub ?? ((text: string) => text);
   let budget = opts.bodyBudget;
   return async (op, args) => {
     if (op !== 'http') throw new Error(`unknown host call ${op}`);
@@ -73,8 +80,10 @@ export function createHostHandler(opts: {
     budget -= res.body.length;
     return {
       status: res.status,
-      body: res.body.toString('utf8'),
-      headers: res.headers,
+      body: scrub(res.body.toString('utf8')),
+      headers: Object.fromEntries(
+        Object.entries(res.headers).map(([name, value]) => [name, scrub(value)]),
+      ),
     } satisfies HttpAnswer;
   };
 }

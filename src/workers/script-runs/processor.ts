@@ -135,6 +135,8 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
       deadline,
       bodyBudget: limits.http_body_bytes,
       bindings,
+      // Every secret of the deployment, in every encoding the redactor knows.
+      scrub: redact,
       // Plain values can be anywhere in a request the script builds, so only a scan finds them.
       inspect:
         secretMode === 'plain'
