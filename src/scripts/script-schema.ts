@@ -122,6 +122,39 @@ export const scriptListEntrySchema = z.object({
 });
 export type ScriptListEntry = z.infer<typeof scriptListEntrySchema>;
 
+/**
+ * What a script can reach, for the person who approves it (`capabilities.ts` computes it from the
+ * text): secrets with destinations and place, hosts of literal URLs, host modules, top-level
+ * functions, and characters a reviewer cannot see.
+ */
+const hiddenCharacterSchema = z.object({
+  line: z.number().int(),
+  column: z.number().int(),
+  /** `U+202E`. */
+  code: z.string(),
+  name: z.string(),
+});
+
+export const scriptCapabilitiesSchema = z.object({
+  secrets: z.array(
+    z.object({
+      name: z.string(),
+      /** Where it may be sent; empty when the header binds it nowhere. */
+      destinations: z.array(z.string()),
+      /** `header Authorization`, `url` or `body`; null when any place of a request will do. */
+      placement: z.string().nullable(),
+    }),
+  ),
+  /** Hosts (with a port when one is written) of the URLs written literally in the code. */
+  hosts: z.array(z.string()),
+  /** Host modules the code names: `http`, `secrets`, `hmac`, … */
+  modules: z.array(z.string()),
+  /** Functions defined at the top level (a run may call any of them by name). */
+  functions: z.array(z.string()),
+  hidden_characters: z.array(hiddenCharacterSchema),
+});
+export type ScriptCapabilities = z.infer<typeof scriptCapabilitiesSchema>;
+
 /** SPEC "Script (detail)": `GET /api/scripts/:name`. */
 export const scriptDetailSchema = scriptRecordSchema
   .pick({ name: true, source: true, hash: true, status: true })
@@ -139,6 +172,9 @@ export const scriptDetailSchema = scriptRecordSchema
     rejected_at: record.rejected_at,
     rejected_by: record.rejected_by,
     reason: record.reason,
+    capabilities: scriptCapabilitiesSchema,
+    /** What the text can reach that the last approved version could not (absent without one). */
+    new_capabilities: scriptCapabilitiesSchema.optional(),
   });
 export type ScriptDetail = z.infer<typeof scriptDetailSchema>;
 

@@ -1,8 +1,10 @@
+import { newCapabilities, scriptCapabilities } from './capabilities.js';
 import type {
   ExecutionEntry,
   ScriptDetail,
   ScriptListEntry,
   ScriptRecord,
+  VersionRecord,
 } from './script-schema.js';
 
 /** The list entry of `GET /api/scripts`. */
@@ -22,11 +24,16 @@ export function toListEntry(record: ScriptRecord): ScriptListEntry {
   };
 }
 
+/**
+ * The detail of `GET /api/scripts/:name`, with what the text can reach and, when a version was
+ * approved before, what is new against it.
+ */
 export function toDetail(
   record: ScriptRecord,
   history: ExecutionEntry[],
-  approvedCommit?: string,
+  approved?: Pick<VersionRecord, 'commit' | 'source'> | null,
 ): ScriptDetail {
+  const capabilities = scriptCapabilities(record.name, record.source);
   return {
     name: record.name,
     source: record.source,
@@ -40,12 +47,21 @@ export function toDetail(
     ...(record.status === 'approved' && record.approved_at && record.approved_by
       ? { approved_at: record.approved_at, approved_by: record.approved_by }
       : {}),
-    ...(approvedCommit ? { approved_commit: approvedCommit } : {}),
+    ...(approved ? { approved_commit: approved.commit } : {}),
     ...(record.status === 'rejected'
       ? {
           ...(record.rejected_at ? { rejected_at: record.rejected_at } : {}),
           ...(record.rejected_by ? { rejected_by: record.rejected_by } : {}),
           ...(record.reason !== undefined ? { reason: record.reason } : {}),
+        }
+      : {}),
+    capabilities,
+    ...(approved
+      ? {
+          new_capabilities: newCapabilities(
+            capabilities,
+            scriptCapabilities(record.name, approved.source),
+          ),
         }
       : {}),
   };

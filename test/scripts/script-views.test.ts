@@ -87,6 +87,13 @@ describe('toDetail', () => {
       status: 'pending',
       metadata: { ...base.metadata, secret_destinations: {} },
       execution_history: history,
+      capabilities: {
+        secrets: [{ name: 'API_KEY', destinations: [], placement: null }],
+        hosts: [],
+        modules: [],
+        functions: [],
+        hidden_characters: [],
+      },
     });
     expect(scriptDetailSchema.parse(detail)).toEqual(detail);
   });
@@ -96,7 +103,7 @@ describe('toDetail', () => {
     const approvedDetail = toDetail(
       { ...base, status: 'approved', approved_at: approvedAt, approved_by: 'admin' },
       [],
-      'c'.repeat(40),
+      { commit: 'c'.repeat(40), source: base.source },
     );
     expect(approvedDetail).toMatchObject({
       approved_at: approvedAt,

@@ -85,7 +85,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
         scripts.executionHistory(record.name),
         scripts.approvedVersion(record),
       ]);
-      return toDetail(record, history, approvedVersion?.commit);
+      return toDetail(record, history, approvedVersion);
     },
   );
 

@@ -64,6 +64,16 @@ describe('script resources', () => {
         secret_destinations: {},
       },
       execution_history: [],
+      capabilities: {
+        secrets: [
+          { name: 'API_KEY', destinations: [], placement: null },
+          { name: 'OTHER', destinations: [], placement: null },
+        ],
+        hosts: [],
+        modules: [],
+        functions: ['main'],
+        hidden_characters: [],
+      },
     });
     const file = path.join(h.ctx.config.paths.scripts, 'hello.star');
     expect(readFileSync(file, 'utf8')).toBe(source);
