@@ -25,6 +25,9 @@ export function caseFoldTable(): Uint16Array {
 
 /** Every code unit replaced by its fold. */
 export function foldCase(text: string): string {
+  // Most texts (secrets and their encodings) are ASCII, where the engine's own lower-casing is
+  // the fold and runs natively.
+  if (!/[^\x00-\x7f]/.test(text)) return text.toLowerCase();
   const t = caseFoldTable();
   let out = '';
   let copied = 0;
