@@ -65,6 +65,12 @@ export async function openApprovalKey(
       // The key file is gone but a rotation's new key is there: it is the newest key there was.
       await rename(stagedApprovalKeyFile(config), file);
       key = staged;
+    } else if (stored !== null) {
+      // Another process of this deployment signed approvals with a key this one lacks (a second
+      // host, or a lost data directory): a key of its own would refuse every approved script.
+      throw new ApprovalKeyError(
+        `the approvals in Redis were signed with an approval key, but ${file} does not exist: copy that file from the host where Steward first started (or set STEWARD_APPROVAL_KEY on every host). If the key is lost, put a new one there (openssl rand -base64 32 > ${file}); every approved script then needs approving again`,
+      );
     } else {
       key = await createKeyFile(file);
       log?.info({ file }, 'generated a new approval key');

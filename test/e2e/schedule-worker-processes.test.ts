@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,6 +26,12 @@ describe('schedules across worker processes', () => {
 
   async function startWorkers(n: number, config?: string) {
     dir = dir || mkdtempSync(path.join(os.tmpdir(), 'steward-sched-proc-'));
+    // Other hosts of one deployment: they share its approval key (as STEWARD_APPROVAL_KEY would).
+    const key = path.join(h!.t.dir, 'data', 'approval_key');
+    if (existsSync(key)) {
+      mkdirSync(path.join(dir, 'data'), { recursive: true });
+      copyFileSync(key, path.join(dir, 'data', 'approval_key'));
+    }
     const started = Array.from({ length: n }, () =>
       spawnWorker({ prefix: h!.t.prefix, dir, ...(config !== undefined ? { config } : {}) }),
     );

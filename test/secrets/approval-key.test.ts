@@ -52,6 +52,17 @@ describe('the approval key', () => {
     await expect(openApprovalKey(s.config, s.store)).rejects.toBeInstanceOf(ApprovalKeyError);
   });
 
+  it('refuses to make a key of its own when the store already knows one', async () => {
+    const first = setup();
+    await openApprovalKey(first.config, first.store);
+    // A second host on the same Redis, with a data directory of its own.
+    const second = setup();
+    await second.store.recordApprovalKeyCheck((await first.store.approvalKeyCheck())!);
+    await expect(openApprovalKey(second.config, second.store)).rejects.toThrow(
+      /copy that file from the host where Steward first started \(or set STEWARD_APPROVAL_KEY/,
+    );
+  });
+
   it('says so when the store was signed with another key', async () => {
     const s = setup(Buffer.alloc(32, 1).toString('base64'));
     await s.store.recordApprovalKeyCheck(approvalKeyFingerprint(Buffer.alloc(32, 2)));
