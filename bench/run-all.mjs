@@ -13,6 +13,7 @@ const benches = [
   'mcp',
   'engine',
   'schedules',
+  'audit',
 ];
 let failed = 0;
 for (const name of benches) {

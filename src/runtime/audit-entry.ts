@@ -51,5 +51,10 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function chainHash(entry: ChainedEntry): string {
-  return createHash('sha256').update(entry.prev).update(canonicalJson(entry)).digest('hex');
+  return hashText(entry.prev, canonicalJson(entry));
+}
+
+/** The chain hash of an entry stored as `json` (its canonical JSON) after `prev`. */
+export function hashText(prev: string, json: string): string {
+  return createHash('sha256').update(prev).update(json).digest('hex');
 }
