@@ -14,7 +14,7 @@ const BELOW_DOMAIN = ['runtime', 'queue', 'store', 'net', 'starlark', ...BASE];
  * test/lint/boundaries.test.ts checks that they agree.
  *
  * The layering, top to bottom: cli > api, mcp > workers > scripts, secrets, schedules, auth,
- * engine, chat > runtime > queue > store, net, starlark > errors, config, log. Data flows down;
+ * engine, chat, backup > runtime > queue > store, net, starlark > errors, config, log. Data flows down;
  * nothing imports a folder above it. Within a floor only the edges listed here exist: `api`
  * mounts the MCP server over HTTP, `schedules` runs scripts and agents and delivers to chats,
  * `chat` talks to the engine, redacts and asks for script reviews, `config` and `log` may
@@ -22,13 +22,14 @@ const BELOW_DOMAIN = ['runtime', 'queue', 'store', 'net', 'starlark', ...BASE];
  * queue contracts, never by import.
  */
 export const mayImport = {
-  cli: ['api', 'mcp', 'workers', ...DOMAIN, ...BELOW_DOMAIN],
-  api: ['mcp', ...DOMAIN, ...BELOW_DOMAIN],
+  cli: ['api', 'mcp', 'workers', 'backup', ...DOMAIN, ...BELOW_DOMAIN],
+  api: ['mcp', 'backup', ...DOMAIN, ...BELOW_DOMAIN],
   mcp: [...DOMAIN, ...BELOW_DOMAIN],
   workers: [...DOMAIN, ...BELOW_DOMAIN],
   scripts: BELOW_DOMAIN,
   secrets: BELOW_DOMAIN,
   schedules: ['scripts', 'secrets', 'engine', 'chat', ...BELOW_DOMAIN],
+  backup: ['scripts', 'secrets', ...BELOW_DOMAIN],
   auth: BELOW_DOMAIN,
   engine: BELOW_DOMAIN,
   chat: ['engine', 'secrets', 'scripts', ...BELOW_DOMAIN],

@@ -31,6 +31,7 @@ import { byIp, rateLimitHook } from './plugins/rate-limit.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { storeAvailabilityPlugin } from './plugins/store-availability.js';
 import { auditRoutes } from './routes/audit.js';
+import { backupRoutes } from './routes/backup.js';
 import { authRoutes, meRoutes } from './routes/auth.js';
 import { chatRoutes } from './routes/chat-ws.js';
 import { healthRoutes } from './routes/health.js';
@@ -73,6 +74,8 @@ export interface AppDeps {
   toolset(): Promise<Toolset>;
   /** The deployment's audit log. */
   audit: AuditLog;
+  /** The lines of a new backup file (`GET /api/backup`). */
+  backup(): AsyncIterable<string>;
 }
 
 /**
@@ -169,6 +172,7 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
         await secured.register(modelRoutes, { models: engine.models });
         await secured.register(chatAdminRoutes, { access: deps.chat });
         await secured.register(auditRoutes, { audit: deps.audit });
+        await secured.register(backupRoutes, { backup: deps.backup, audit: deps.audit });
         await secured.register(statusRoutes, {
           config: ctx.config,
           engineStatus: () => (engine.hub.connected() ? 'connected' : 'unavailable'),

@@ -1,6 +1,7 @@
 import swagger, { type SwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorCatalogue, type ErrorCode } from '../errors/catalogue.js';
 import { VERSION } from '../version.js';
 
@@ -107,6 +108,31 @@ export function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
 }
 
+/**
+ * Answers that are not JSON (a file download) are documented as plain OpenAPI response objects,
+ * `{description, content: {type: {schema}}}` with a JSON Schema, which the zod transform cannot
+ * read: they are set aside before it runs and put back after.
+ */
+function plainResponses(schema: unknown): {
+  passThrough: Record<string, unknown> | null;
+  rest: unknown;
+} {
+  const response = (schema as { response?: Record<string, unknown> } | undefined)?.response;
+  if (!response) return { passThrough: null, rest: schema };
+  const plain = Object.entries(response).filter(([, r]) => {
+    const content = (r as { content?: Record<string, { schema?: unknown }> }).content;
+    return content && Object.values(content).every((c) => !(c.schema instanceof z.ZodType));
+  });
+  if (plain.length === 0) return { passThrough: null, rest: schema };
+  const kept = Object.fromEntries(
+    Object.entries(response).filter(([status]) => !plain.some(([p]) => p === status)),
+  );
+  return {
+    passThrough: Object.fromEntries(plain),
+    rest: { ...(schema as object), response: kept },
+  };
+}
+
 const swaggerOptions: SwaggerOptions = {
   openapi: {
     openapi: '3.1.0',
@@ -124,7 +150,13 @@ const swaggerOptions: SwaggerOptions = {
     },
   },
   transform(input) {
-    const out = jsonSchemaTransform(input);
+    const { passThrough, rest } = plainResponses(input.schema);
+    const out = jsonSchemaTransform({ ...input, schema: rest } as typeof input);
+    if (passThrough) {
+      const schema = (out.schema ?? {}) as Record<string, unknown>;
+      const response = (schema.response as Record<string, unknown> | undefined) ?? {};
+      out.schema = { ...schema, response: { ...response, ...passThrough } };
+    }
     const { url, route } = input;
     if (!url.startsWith('/api/')) {
       // Probes and /mcp: plain answers without a response schema.

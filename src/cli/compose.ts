@@ -40,6 +40,8 @@ import { AppError } from '../errors/catalogue.js';
 import { createAuditLog, type AuditLog } from '../runtime/audit-log.js';
 import { createAuditRepository } from '../store/audit-repository.js';
 import { storeMigrations } from './migrations.js';
+import { backupDeps } from './backup.js';
+import { backupLines } from '../backup/create-backup.js';
 import { createRedactionService, type RedactionService } from '../secrets/redaction-service.js';
 import { createSecretService, type SecretService } from '../secrets/secret-service.js';
 import { createEnginePreferencesRepository } from '../store/engine-preferences-repository.js';
@@ -373,6 +375,9 @@ export async function buildAppDeps(
       : undefined,
     toolset: lazyToolset(ctx, core),
     audit: core.audit,
+    backup: async function* () {
+      yield* backupLines(await backupDeps(ctx.config, ctx.redis));
+    },
   };
 }
 

@@ -131,6 +131,78 @@ withConfig(audit.command('verify'))
     }),
   );
 
+withConfig(program.command('backup'))
+  .description(
+    'write every Steward key under the prefix, at one point in time, to one file (mode 0600) sealed with the secrets key',
+  )
+  .option(
+    '-o, --out <file>',
+    'where to write it, - for standard output (default: steward-backup-<time>.jsonl here)',
+  )
+  .action(async (opts: { config?: string; out?: string }) => {
+    try {
+      const { boot } = await import('../runtime/bootstrap.js');
+      const { writeBackupFile } = await import('./backup.js');
+      const toStdout = opts.out === '-';
+      const ctx = await boot({
+        ...(opts.config ? { configFile: opts.config } : {}),
+        env,
+        allowEmbeddedRedis: false,
+        logToStderr: toStdout,
+      });
+      // With the file on standard output, what is said about it goes to standard error.
+      const say = toStdout ? process.stderr : process.stdout;
+      try {
+        const { file, summary } = await writeBackupFile(ctx, opts.out);
+        const { header, snapshot } = summary;
+        say.write(
+          `backup written to ${file}: ${header.records} keys, ${header.audit.entries} audit entries, ${summary.vouched} verified approval(s), schema version ${header.schema_version}, taken at ${header.taken_at}${snapshot.method === 'pause' ? ' (writers paused while it read)' : ''}\n`,
+        );
+        if (snapshot.unknown_keys > 0) {
+          say.write(
+            `left out ${snapshot.unknown_keys} key(s) under the prefix that are not Steward's\n`,
+          );
+        }
+      } finally {
+        await ctx.close();
+      }
+    } catch (err) {
+      fail(err);
+    }
+  });
+withConfig(program.command('restore'))
+  .description(
+    'restore a backup file into an empty store (it must be sealed with this secrets key); --force replaces the Steward data there',
+  )
+  .argument('<file>', 'a file written by steward backup')
+  .option('--force', 'replace the Steward data the store holds')
+  .action(async (file: string, opts: { config?: string; force?: boolean }) => {
+    try {
+      const { boot } = await import('../runtime/bootstrap.js');
+      const { restoreBackupFile } = await import('./backup.js');
+      const ctx = await boot({
+        ...(opts.config ? { configFile: opts.config } : {}),
+        env,
+        allowEmbeddedRedis: false,
+      });
+      try {
+        const report = await restoreBackupFile(ctx, file, { force: opts.force === true });
+        process.stdout.write(
+          `restored ${report.records} keys and ${report.auditEntries} audit entries${report.replaced > 0 ? `, replacing ${report.replaced} key(s)` : ''}; ${report.resigned.length} approval(s) signed with this deployment's approval key${report.migrated ? `; data moved from schema version ${report.migrated.from} to ${report.migrated.to}` : ''}\n`,
+        );
+        if (report.unverified.length > 0) {
+          process.stdout.write(
+            `restored without a valid approval (they did not verify when the backup was taken; approve them again): ${report.unverified.join(', ')}\n`,
+          );
+        }
+      } finally {
+        await ctx.close();
+      }
+    } catch (err) {
+      fail(err);
+    }
+  });
+
 const approvals = program.command('approvals').description('manage script approvals');
 withConfig(approvals.command('rotate-key'))
   .description(

@@ -21,3 +21,30 @@ export const offlineEngineEnv: Readonly<Record<string, string>> = {
 export const lockdownEngineEnv: Readonly<Record<string, string>> = {
   OPENCODE_DISABLE_PROJECT_CONFIG: '1',
 };
+
+/** Variables of Steward's environment an engine may inherit: locale, home, proxies, CAs. */
+export const inheritedEngineEnv: readonly string[] = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_STATE_HOME',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+];

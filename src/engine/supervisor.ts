@@ -8,8 +8,11 @@ import type { Logger } from '../log/logger.js';
 import { loopbackAddress } from '../net/loopback.js';
 import { freePort } from '../store/embedded-redis.js';
 import { basicAuthHeader } from './client.js';
-import { lockdownEngineEnv, offlineEngineEnv } from './engine-env.js';
+import { inheritedEngineEnv, lockdownEngineEnv, offlineEngineEnv } from './engine-env.js';
+import { endLeftoverEngines, enginePidFile } from './engine-pid-files.js';
 import { buildOpencodeConfig, type ToolServerLink } from './opencode-config.js';
+import { identify, leadsItsGroup, type ProcessIdentity } from './process-identity.js';
+import { reaperCommand } from './reaper-command.js';
 
 export type EngineStatus = 'starting' | 'running' | 'restarting' | 'stopped';
 
@@ -31,7 +34,7 @@ export interface EngineSupervisorOptions {
    */
   baseEnv?: Record<string, string | undefined>;
   backoff?: { initialMs: number; maxMs: number };
-  /** Time between SIGTERM and SIGKILL at stop. */
+  /** Time between SIGTERM and SIGKILL at stop (and when Steward is gone). */
   stopGraceMs?: number;
 }
 
@@ -47,35 +50,15 @@ export interface EngineSupervisor {
   pid(): number | undefined;
 }
 
-/** Variables of Steward's environment an engine may inherit: locale, home, proxies, CAs. */
-const INHERITED = [
-  'PATH',
-  'HOME',
-  'USER',
-  'LOGNAME',
-  'SHELL',
-  'LANG',
-  'LC_ALL',
-  'LC_CTYPE',
-  'TZ',
-  'TMPDIR',
-  'XDG_CONFIG_HOME',
-  'XDG_DATA_HOME',
-  'XDG_CACHE_HOME',
-  'XDG_STATE_HOME',
-  'HTTP_PROXY',
-  'HTTPS_PROXY',
-  'NO_PROXY',
-  'http_proxy',
-  'https_proxy',
-  'no_proxy',
-  'NODE_EXTRA_CA_CERTS',
-  'SSL_CERT_FILE',
-  'SSL_CERT_DIR',
-];
-
 /** An engine that stayed up this long is healthy again: the next crash restarts after 1 s. */
 const STABLE_MS = 30_000;
+
+interface Running {
+  /** The reaper: Steward's child, the engine's parent. */
+  proc: ChildProcess;
+  /** Known once the reaper reports the spawn. */
+  engine: ProcessIdentity | null;
+}
 
 export function createEngineSupervisor(options: EngineSupervisorOptions): EngineSupervisor {
   const { config, log } = options;
@@ -92,7 +75,10 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
 
   let state: EngineStatus = 'stopped';
   let port: number | undefined = engine.port;
-  let child: ChildProcess | null = null;
+  let child: Running | null = null;
+  let leftoversChecked = false;
+  const pidFile = enginePidFile(config.paths.data);
+  const owner = identify(process.pid);
   let stopping = false;
   let delay = backoff.initialMs;
   let healthyAt = 0;
@@ -106,7 +92,7 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
 
   function environment(): Record<string, string> {
     const env: Record<string, string> = {};
-    for (const name of INHERITED) {
+    for (const name of inheritedEngineEnv) {
       const value = options.baseEnv?.[name];
       if (value !== undefined) env[name] = value;
     }
@@ -124,17 +110,20 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
   // directory, and the AI can write to the workspace through Steward's file tools.
   const engineDir = path.join(config.paths.data, 'engine');
 
-  function spawnEngine(): ChildProcess {
+  function spawnEngine(): Running {
     mkdirSync(engineDir, { recursive: true, mode: 0o700 });
     const [bin, ...prefix] = command as string[];
     const args = [...prefix, 'serve', '--hostname', hostname, '--port', String(port), '--pure'];
-    // Own process group, so stop() also ends the MCP servers the engine started.
-    const proc = spawn(bin as string, args, {
+    // Through the reaper, which puts the engine in a process group of its own (so stop() also
+    // ends the MCP servers it started) and ends that group when this process is gone.
+    const [node, ...reaperArgs] = reaperCommand(stopGraceMs, [bin as string, ...args]);
+    const proc = spawn(node as string, reaperArgs, {
       cwd: engineDir,
       env: environment(),
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
+    const running: Running = { proc, engine: null };
     const relay = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (line.trim()) log.debug({ engine: stream }, line.slice(0, 2000));
@@ -142,17 +131,31 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
     };
     proc.stdout?.on('data', relay('stdout'));
     proc.stderr?.on('data', relay('stderr'));
-    proc.on('error', (err) => log.error({ err }, 'engine process error'));
-    proc.once('exit', (code, signal) => onExit(proc, code, signal));
-    log.info({ pid: proc.pid, port }, 'engine starting');
-    return proc;
+    proc.on('message', (message: { type?: string; pid?: number; start?: string | null }) => {
+      if (message.type === 'error') log.error({ err: message }, 'engine process error');
+      if (message.type !== 'started' || !Number.isInteger(message.pid)) return;
+      running.engine = { pid: message.pid as number, start: message.start ?? '' };
+      log.info({ pid: message.pid, port }, 'engine starting');
+      const reaper = proc.pid === undefined ? null : identify(proc.pid);
+      if (owner && message.start && running === child) {
+        try {
+          pidFile.write({ owner, reaper, engine: running.engine });
+        } catch (err) {
+          log.warn({ err, file: pidFile.file }, 'could not write the engine pid file');
+        }
+      }
+    });
+    proc.on('error', (err) => log.error({ err }, 'engine reaper process error'));
+    proc.once('exit', (code, signal) => onExit(running, code, signal));
+    return running;
   }
 
-  function onExit(proc: ChildProcess, code: number | null, signal: NodeJS.Signals | null) {
-    if (proc !== child) return;
+  function onExit(running: Running, code: number | null, signal: NodeJS.Signals | null) {
+    // The reaper ends the engine's group before it exits; one killed outright could not.
+    killEngine(running, 'SIGKILL');
+    if (running !== child) return;
     child = null;
-    // Helpers the engine started (MCP servers, installers) outlive it and can hold its sockets.
-    killGroup(proc, 'SIGKILL');
+    pidFile.remove();
     if (stopping) return;
     if (healthyAt && Date.now() - healthyAt > STABLE_MS) delay = backoff.initialMs;
     healthyAt = 0;
@@ -165,22 +168,22 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
     restartTimer = setTimeout(() => {
       restartTimer = null;
       if (stopping) return;
-      const proc = spawnEngine();
-      child = proc;
-      void waitHealthy(proc).catch((err: unknown) => {
+      const running = spawnEngine();
+      child = running;
+      void waitHealthy(running).catch((err: unknown) => {
         log.warn({ err }, 'engine did not become healthy after restart');
         // Its exit schedules the next attempt.
-        if (proc === child) killGroup(proc, 'SIGKILL');
+        if (running === child) end(running, 'SIGKILL');
       });
     }, delay);
     delay = Math.min(delay * 2, backoff.maxMs);
   }
 
-  async function waitHealthy(proc: ChildProcess): Promise<void> {
+  async function waitHealthy(running: Running): Promise<void> {
     const deadline = Date.now() + engine.start_timeout;
     const headers = { authorization: basicAuthHeader(password) };
     while (Date.now() < deadline) {
-      if (stopping || proc !== child)
+      if (stopping || running !== child)
         throw new EngineUnavailableError('AI engine stopped while starting');
       try {
         // A request that connects while the engine is still booting can hang: bound each one.
@@ -191,7 +194,7 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
         if (res.ok) {
           state = 'running';
           healthyAt = Date.now();
-          log.info({ pid: proc.pid, url: url() }, 'engine running');
+          log.info({ pid: running.engine?.pid, url: url() }, 'engine running');
           return;
         }
       } catch {}
@@ -206,14 +209,20 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
     state = 'starting';
     starting = (async () => {
       port ??= engine.port ?? (await freePort());
-      const proc = spawnEngine();
-      child = proc;
+      if (!leftoversChecked) {
+        leftoversChecked = true;
+        // An engine of a Steward killed with its reaper still holds its memory (and maybe the
+        // port): it goes before a new one starts.
+        await endLeftoverEngines(config.paths.data, stopGraceMs, log);
+      }
+      const running = spawnEngine();
+      child = running;
       try {
-        await waitHealthy(proc);
+        await waitHealthy(running);
       } catch (err) {
         // Its exit schedules a restart: the supervisor keeps trying in the background while
         // the API answers 503.
-        if (proc === child) killGroup(proc, 'SIGKILL');
+        if (running === child) end(running, 'SIGKILL');
         starting = null;
         throw err;
       }
@@ -228,15 +237,37 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
     starting = null;
     if (restartTimer) clearTimeout(restartTimer);
     restartTimer = null;
-    const proc = child;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-    killGroup(proc, 'SIGTERM');
-    const timer = setTimeout(() => killGroup(proc, 'SIGKILL'), stopGraceMs);
-    await exited;
-    clearTimeout(timer);
+    const running = child;
+    if (!running) return;
+    const { proc } = running;
+    if (proc.exitCode === null && proc.signalCode === null) {
+      const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+      // The reaper passes SIGTERM to the engine's group and SIGKILLs it after the grace.
+      end(running, 'SIGTERM');
+      const late = setTimeout(() => end(running, 'SIGKILL'), stopGraceMs + 500);
+      const hung = setTimeout(() => proc.kill('SIGKILL'), stopGraceMs + 1500);
+      await exited;
+      clearTimeout(late);
+      clearTimeout(hung);
+    }
     child = null;
+    pidFile.remove();
     log.info('engine stopped');
+  }
+
+  /**
+   * SIGTERM: the reaper passes it to the engine's group and SIGKILLs the group after the grace.
+   * SIGKILL: the group goes at once, through the reaper and directly (a reaper past helping).
+   */
+  function end(running: Running, signal: 'SIGTERM' | 'SIGKILL') {
+    const { proc } = running;
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    if (signal === 'SIGTERM') {
+      proc.kill('SIGTERM');
+      return;
+    }
+    if (proc.connected) proc.send({ type: 'kill' }, () => {});
+    killEngine(running, 'SIGKILL');
   }
 
   return {
@@ -247,17 +278,15 @@ export function createEngineSupervisor(options: EngineSupervisorOptions): Engine
       return url();
     },
     password,
-    pid: () => child?.pid,
+    pid: () => child?.engine?.pid,
   };
 }
 
-function killGroup(proc: ChildProcess | null, signal: NodeJS.Signals): void {
-  if (!proc?.pid) return;
+/** Signals the engine's process group, only while the engine is still that very process. */
+function killEngine(running: Running, signal: NodeJS.Signals): void {
+  const engine = running.engine;
+  if (!engine || !leadsItsGroup(engine)) return;
   try {
-    process.kill(-proc.pid, signal);
-  } catch {
-    try {
-      proc.kill(signal);
-    } catch {}
-  }
+    process.kill(-engine.pid, signal);
+  } catch {}
 }

@@ -38,6 +38,7 @@ export const internalErrorCodes = [
   'secrets_key_invalid',
   'approval_key_invalid',
   'store_version_unsupported',
+  'backup_refused',
   'secret_undecryptable',
   'queue_timeout',
   'worker_stopped',

@@ -48,8 +48,38 @@ export async function openApprovalKey(
   store: ApprovalKeyStore,
   log?: Logger,
 ): Promise<OpenedApprovalKey> {
-  const file = approvalKeyFile(config);
   const stored = await store.approvalKeyCheck();
+  const opened = await findApprovalKey(config, log, stored !== null);
+  const { keys, origin, file } = opened;
+  const [key, staged] = keys as [Buffer, Buffer | undefined];
+  const fingerprint = approvalKeyFingerprint(key);
+  if (stored === null) {
+    await store.recordApprovalKeyCheck(fingerprint);
+  } else if (stored !== fingerprint && !(staged && approvalKeyFingerprint(staged) === stored)) {
+    log?.warn(
+      {
+        audit: true,
+        event: 'approvals.key_mismatch',
+        origin: origin === 'config' ? ENV_HINT : file,
+      },
+      'the approvals in this store were signed with another approval key: approved scripts will not run until an administrator approves them again, or the original key is restored',
+    );
+  }
+  return opened;
+}
+
+/**
+ * The approval key of this deployment without a word to the store: the configured one, else the
+ * file (generated when there is none, as a first start would). A restore signs with it before
+ * the store holds anything.
+ */
+export async function findApprovalKey(
+  config: Pick<LoadedConfig, 'paths' | 'secrets'>,
+  log?: Logger,
+  /** The store already knows an approval key's fingerprint: then none may be made here. */
+  storeHasKey = false,
+): Promise<OpenedApprovalKey> {
+  const file = approvalKeyFile(config);
   const staged = await readApprovalKey(stagedApprovalKeyFile(config));
   let key: Buffer;
   let origin: OpenedApprovalKey['origin'];
@@ -65,7 +95,7 @@ export async function openApprovalKey(
       // The key file is gone but a rotation's new key is there: it is the newest key there was.
       await rename(stagedApprovalKeyFile(config), file);
       key = staged;
-    } else if (stored !== null) {
+    } else if (storeHasKey) {
       // Another process of this deployment signed approvals with a key this one lacks (a second
       // host, or a lost data directory): a key of its own would refuse every approved script.
       throw new ApprovalKeyError(
@@ -77,21 +107,24 @@ export async function openApprovalKey(
     }
     await warnIfLoose(file, log);
   }
-  const fingerprint = approvalKeyFingerprint(key);
-  if (stored === null) {
-    await store.recordApprovalKeyCheck(fingerprint);
-  } else if (stored !== fingerprint && !(staged && approvalKeyFingerprint(staged) === stored)) {
-    log?.warn(
-      {
-        audit: true,
-        event: 'approvals.key_mismatch',
-        origin: origin === 'config' ? ENV_HINT : file,
-      },
-      'the approvals in this store were signed with another approval key: approved scripts will not run until an administrator approves them again, or the original key is restored',
-    );
-  }
   const keys = staged && !staged.equals(key) ? [key, staged] : [key];
   return { keys, origin, file };
+}
+
+/**
+ * The approval keys that exist here (signing key first), creating nothing: a backup checks the
+ * approvals it copies with them. Null when this deployment has none.
+ */
+export async function existingApprovalKeys(
+  config: Pick<LoadedConfig, 'paths' | 'secrets'>,
+): Promise<Buffer[] | null> {
+  const staged = await readApprovalKey(stagedApprovalKeyFile(config));
+  const key =
+    config.secrets.approval_key !== undefined
+      ? parse(config.secrets.approval_key, ENV_HINT)
+      : await readApprovalKey(approvalKeyFile(config));
+  const found = [key, staged].filter((k): k is Buffer => k !== null);
+  return found.length > 0 ? found : null;
 }
 
 /** Writes a rotation's new key beside the current one, before any record is re-signed. */

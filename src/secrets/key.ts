@@ -94,6 +94,25 @@ export async function openSecretsKey(
   return { crypto, key, origin, file };
 }
 
+/**
+ * The secrets keys present here, creating and recording nothing (`steward backup`, `restore`):
+ * the configured key or the key file, then a rotation's staged key, each with where it is.
+ */
+export async function existingSecretsKeys(
+  config: Pick<LoadedConfig, 'paths' | 'secrets'>,
+): Promise<Array<{ key: Buffer; origin: string }>> {
+  const found: Array<{ key: Buffer; origin: string }> = [];
+  if (config.secrets.key !== undefined) {
+    found.push({ key: parseSecretsKey(config.secrets.key, ENV_HINT), origin: ENV_HINT });
+  } else {
+    const key = await readKeyFile(keyFilePath(config));
+    if (key) found.push({ key, origin: keyFilePath(config) });
+  }
+  const staged = await readKeyFile(stagedKeyPath(config));
+  if (staged) found.push({ key: staged, origin: stagedKeyPath(config) });
+  return found;
+}
+
 function wrongKey(origin: string): SecretsKeyError {
   return new SecretsKeyError(
     `the secrets key from ${origin} is not the key the stored secrets were encrypted with. Supply the right key; stored secrets are unchanged.`,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createChatAccess } from '../../src/chat/chat-access.js';
 import { createChatRepository } from '../../src/store/chat-repository.js';
@@ -124,9 +125,17 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     expect(storage).toEqual({ local: '{}', session: '{}', cookies: '' });
     await expectAccessible(page, 'dashboard');
     await screenshot(page, '03-dashboard-empty');
-    // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
+    // Keyboard: the skip link is the page's first tab stop and moves focus to the content. (A
+    // new screen focuses the content itself, so the next Tab goes to its first control, here
+    // "Download a backup".)
+    expect(
+      await page.evaluate(
+        `document.querySelector('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])').textContent`,
+      ),
+    ).toBe('Skip to content');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Download a backup');
+    await page.getByRole('link', { name: 'Skip to content' }).focus();
     await page.keyboard.press('Enter');
     expect(await page.evaluate('document.activeElement.id')).toBe('main');
   });
@@ -202,6 +211,21 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     expect(await page.content()).not.toContain(SECRET_VALUE);
     await expectAccessible(page, 'secrets');
     await screenshot(page, '10-secrets');
+  });
+
+  it('downloads a backup from the dashboard: the whole store, the secret only as ciphertext', async () => {
+    await nav('Dashboard').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download a backup' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^steward-backup-\d{8}-\d{6}\.jsonl$/);
+    const file = await download.path();
+    const text = readFileSync(file, 'utf8');
+    expect(JSON.parse(text.split('\n')[0] ?? '')).toMatchObject({ format: 'steward-backup' });
+    expect(text).toContain('"key":"secret:GREETING_KEY"');
+    expect(text).not.toContain(SECRET_VALUE);
+    expect(text.trimEnd().split('\n').pop()).toMatch(/^\{"hmac":"[0-9a-f]{64}"\}$/);
   });
 
   it('creates a schedule with a live preview, runs it and shows the run', async () => {

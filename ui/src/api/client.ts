@@ -142,6 +142,31 @@ export class ApiClient {
     return parsed as T;
   }
 
+  /**
+   * A file the API answers with (`GET /api/backup`): the bearer token cannot ride on a plain
+   * link, so the body is fetched here and handed to the browser as a Blob with its file name.
+   */
+  async download(path: string, retry = true): Promise<{ blob: Blob; filename: string }> {
+    const headers: Record<string, string> = this.token
+      ? { authorization: `Bearer ${this.token}` }
+      : {};
+    const res = await fetch(path, { headers, credentials: 'same-origin' }).catch((err: Error) => {
+      throw new ApiError(0, 'network_error', `Steward did not answer: ${err.message}`);
+    });
+    if (res.status === 401 && retry && (await this.refresh())) return this.download(path, false);
+    if (!res.ok) {
+      const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+      throw new ApiError(
+        res.status,
+        typeof body.error === 'string' ? body.error : `http_${res.status}`,
+        typeof body.message === 'string' ? body.message : `GET ${path} answered ${res.status}`,
+        body,
+      );
+    }
+    const named = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '');
+    return { blob: await res.blob(), filename: named?.[1] ?? 'download' };
+  }
+
   /** Unauthenticated probes at the root (`/health`, `/ready`, `/metrics`): any status is data. */
   async probe<T>(path: string): Promise<{ status: number; body: T | null }> {
     try {

@@ -1,7 +1,18 @@
-import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useEffect } from 'react';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { api } from '../api/client';
+import { api, errorMessage } from '../api/client';
 import type { Health, Metrics, Readiness, Schedule, ScriptListEntry, Status } from '../api/types';
 import { useData } from '../api/use-data';
 import { RunStatusBadge, ScriptStatusBadge } from '../components/badges';
@@ -26,6 +37,41 @@ async function loadOverview(): Promise<Overview> {
   return { health, ready, metrics: metrics.status === 200 ? metrics.body : null, status };
 }
 
+/** "Download a backup": the file `steward backup` writes, saved by the browser. */
+function BackupButton() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function download() {
+    setBusy(true);
+    setError(null);
+    try {
+      const { blob, filename } = await api.download('/api/backup');
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = filename;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Group gap="xs">
+      {error && (
+        <Text size="sm" c="red" role="alert">
+          {error}
+        </Text>
+      )}
+      <Button variant="default" loading={busy} onClick={() => void download()}>
+        Download a backup
+      </Button>
+    </Group>
+  );
+}
+
 export default function DashboardPage() {
   const overview = useData(loadOverview, []);
   // The probes cost no rate limit; /api/status one call in 15 s.
@@ -38,7 +84,10 @@ export default function DashboardPage() {
 
   return (
     <Stack gap="lg">
-      <Title order={2}>Dashboard</Title>
+      <Group justify="space-between">
+        <Title order={2}>Dashboard</Title>
+        <BackupButton />
+      </Group>
 
       <section aria-labelledby="pending-title">
         <Title order={3} size="h4" id="pending-title" mb="xs">
