@@ -48,6 +48,24 @@ export function threadModule(dir: string): string {
     : plain;
 }
 
+/**
+ * The young generation of each script thread (V8 gives a third to each of its two semi-spaces and
+ * the rest to new large objects: 2 MB semi-spaces). A run's objects live for its milliseconds, so
+ * a small one holds them as well as a large one: the realistic script of `bench:soak` cost the
+ * same CPU per run (6.0–6.2 s for 8,000 runs) at 3, 6 and 32 MB. But V8 grows a thread's
+ * semi-spaces with every byte that survives a scavenge and never gives them back while the thread
+ * works, so at 32 MB (the old `memory_mb / 4`) each of the 16 threads a loaded worker keeps
+ * reached 16 MB of young generation after 6,000 runs: at concurrency 16 with one `http.get` a
+ * run, RSS crept up as the threads grew one by one. It holds only while the process sets no
+ * `--max-semi-space-size`: that flag overrides every isolate's own limit (`node-options.ts`).
+ */
+export const threadYoungGenerationMb = 6;
+/**
+ * A thread idle this long ends (the warm one stays): the threads a burst of runs waiting on I/O
+ * started (16 at concurrency 16) give their memory back 20 s after it, not a minute.
+ */
+export const threadIdleMs = 20_000;
+
 export interface ScriptPoolOptions {
   /** 0 means four per CPU, at least 16. */
   threads: number;
@@ -66,7 +84,7 @@ export interface ScriptPool {
   /** Runs at once: threads, most of them waiting on I/O when the CPUs are all busy. */
   readonly threads: number;
   readonly computeSlots: number;
-  /** Threads running now (started on demand, ended after a minute idle). */
+  /** Threads running now (started on demand, ended after `threadIdleMs` idle). */
   readonly threadsStarted: number;
   /** Compute slots no thread holds, and runs the pool counts as computing (tests, metrics). */
   readonly freeComputeSlots: number;
@@ -97,10 +115,10 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
       filename,
       // One warm thread, so that a run after a quiet spell does not wait for a thread to start;
       // the others start when runs compute side by side or wait on I/O (`admission.ts`) and end
-      // after a minute idle, so an idle worker keeps about 12 MB of script threads.
+      // once idle for `threadIdleMs`, so an idle worker keeps about 12 MB of script threads.
       minThreads: 1,
       maxThreads: count,
-      idleTimeout: 60_000,
+      idleTimeout: threadIdleMs,
       // Handed to each thread once, as it starts: the same buffer for every run, so no task's
       // message needs to carry it.
       workerData: { compute } satisfies ScriptThreadData,
@@ -108,7 +126,7 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
       recordTiming: false,
       resourceLimits: {
         maxOldGenerationSizeMb: memoryMb,
-        maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 4))),
+        maxYoungGenerationSizeMb: threadYoungGenerationMb,
       },
     });
     piscina.on('message', (message: unknown) => void router.receive(message));
