@@ -25,7 +25,7 @@ RUN ln -s /app/dist/cli/main.js /usr/local/bin/steward && chmod +x /app/dist/cli
 USER steward
 ENV STEWARD_DATA_DIR=/data STEWARD_WORKSPACE=/workspace NODE_ENV=production
 EXPOSE 8080
-ENTRYPOINT ["tini", "--", "node", "--heap-growing-percent=50", "/app/dist/cli/main.js"]
+ENTRYPOINT ["tini", "--", "node", "--max-semi-space-size=8", "--heap-growing-percent=50", "/app/dist/cli/main.js"]
 CMD ["start"]
 
 # Engine stage: OpenCode run by `steward engine` (the same lockdown as under `steward start`).

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=50
 import { Command } from 'commander';
 import { ConfigError } from '../errors/config-error.js';
 import { VERSION } from '../version.js';

@@ -24,14 +24,24 @@ describe("the heap options Steward's server processes start with", () => {
     ]);
   });
 
-  it('are options this node accepts, and leave each script thread its own young generation', () => {
-    // V8 lets --max-semi-space-size override the young generation a worker thread is given
-    // (`threadYoungGenerationMb`), so the process must not set it (pool-heap.test.ts).
-    expect(nodeHeapOptions.some((o) => o.startsWith('--max-semi-space-size'))).toBe(false);
-    const res = spawnSync(process.execPath, [...nodeHeapOptions, '-e', 'console.log(1)'], {
-      encoding: 'utf8',
-    });
+  it("are options this node accepts, and cap the main thread's young generation", () => {
+    const res = spawnSync(
+      process.execPath,
+      [
+        ...nodeHeapOptions,
+        '-e',
+        // Enough live objects to grow the young generation to its cap (16 MB semi-spaces, 32 MB
+        // in all, without the options).
+        "const a = []; for (let i = 0; i < 3e6; i++) a.push({ i }); const s = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'new_space'); console.log(s.space_size)",
+      ],
+      { encoding: 'utf8' },
+    );
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
+    // Two semi-spaces of the size the options give.
+    const semiMb = Number(/^--max-semi-space-size=(\d+)$/.exec(nodeHeapOptions[0])?.[1]);
+    expect(semiMb).toBeGreaterThan(0);
+    expect(semiMb).toBeLessThan(16);
+    expect(Number(res.stdout)).toBeLessThanOrEqual(2 * semiMb * 1024 * 1024);
   });
 });

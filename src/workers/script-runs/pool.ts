@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Piscina } from 'piscina';
@@ -56,10 +57,20 @@ export function threadModule(dir: string): string {
  * semi-spaces with every byte that survives a scavenge and never gives them back while the thread
  * works, so at 32 MB (the old `memory_mb / 4`) each of the 16 threads a loaded worker keeps
  * reached 16 MB of young generation after 6,000 runs: at concurrency 16 with one `http.get` a
- * run, RSS crept up as the threads grew one by one. It holds only while the process sets no
- * `--max-semi-space-size`: that flag overrides every isolate's own limit (`node-options.ts`).
+ * run, RSS crept up as the threads grew one by one.
  */
 export const threadYoungGenerationMb = 6;
+
+/**
+ * The server processes start with `--max-semi-space-size` to hold the main thread's young
+ * generation (`node-options.ts`), but V8 reads that flag whenever it makes an isolate
+ * (`Heap::ConfigureHeap`) and lets it override the limit a worker thread is given, so every
+ * script thread would grow to the main thread's size. The main isolate is made by then, so
+ * clearing the flag keeps its limit and lets each thread made after this have its own.
+ */
+function leaveThreadsTheirYoungGeneration(): void {
+  v8.setFlagsFromString('--max-semi-space-size=0');
+}
 /**
  * A thread idle this long ends (the warm one stays): the threads a burst of runs waiting on I/O
  * started (16 at concurrency 16) give their memory back 20 s after it, not a minute.
@@ -111,6 +122,7 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
   const threadPool = (): Piscina => {
     if (destroyed) throw new Error('the script pool is closed');
     if (piscina !== null) return piscina;
+    leaveThreadsTheirYoungGeneration();
     piscina = new Piscina({
       filename,
       // One warm thread, so that a run after a quiet spell does not wait for a thread to start;

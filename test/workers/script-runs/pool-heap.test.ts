@@ -1,4 +1,5 @@
-import { expect, it } from 'vitest';
+import v8 from 'node:v8';
+import { afterEach, expect, it } from 'vitest';
 import { configSchema } from '../../../src/config/schema.js';
 import {
   createScriptPool,
@@ -15,11 +16,19 @@ function threadNewSpaces(): number[] {
   return report.workers.map((w) => w.javascriptHeap.heapSpaces.new_space.memorySize);
 }
 
-it("holds a script thread's young generation to its own size, however much survives", async () => {
+afterEach(() => v8.setFlagsFromString('--max-semi-space-size=0'));
+
+it.each([
+  ['without a process-wide semi-space size', undefined],
+  // What the server processes start with (`node-options.ts`): V8 reads the flag as it makes each
+  // isolate, so setting it here is what the command line does to the threads made after it.
+  ['under the --max-semi-space-size=8 the server processes start with', 8],
+])("holds a script thread's young generation to its own size %s", async (_, semiMb) => {
+  if (semiMb !== undefined) v8.setFlagsFromString(`--max-semi-space-size=${semiMb}`);
   // Every string stays alive until the run ends, so each scavenge during the run copies them
   // all: the survivors V8 grows a young generation for, to its cap. At 32 MB (the old
-  // `memory_mb / 4`) that cap was two 8 MB semi-spaces; a process-wide --max-semi-space-size
-  // would override it the same way.
+  // `memory_mb / 4`) that cap was two 8 MB semi-spaces; the process-wide flag, unless the pool
+  // clears it, made it two 8 MB semi-spaces too.
   const source =
     'def main():\n    kept = ["item %d" % i for i in range(100000)]\n    return {"n": len(kept)}\n';
   const pool = createScriptPool({ threads: 1, computeSlots: 1, limits });
