@@ -7,7 +7,9 @@
 // mark) stays within ±10%, and 60 s after the load the idle process is at ≤ 150 MB.
 // SOAK_RUNS (default 500,000), SOAK_EVERY (25,000), SOAK_CONCURRENCY (16), SOAK_IDLE_MS (60,000),
 // SOAK_NODE_ARGS (node options added to Steward's own, e.g. to compare allocators' settings),
-// SOAK_ENV (NAME=value pairs for the process, e.g. MALLOC_ARENA_MAX=2).
+// SOAK_ENV (NAME=value pairs for the process, e.g. MALLOC_ARENA_MAX=2), SOAK_SNAPSHOTS (run
+// counts, comma-separated, at which the main thread writes a heap snapshot into
+// SOAK_SNAPSHOT_DIR; compare two with `node bench/heap-snapshot-diff.mjs a b`).
 // The pool-level soak (trivial runs, no API) is `node bench/soak-pool.mjs`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,10 @@ const RUNS = Number(process.env.SOAK_RUNS ?? 500_000);
 const EVERY = Number(process.env.SOAK_EVERY ?? 25_000);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 16);
 const IDLE_MS = Number(process.env.SOAK_IDLE_MS ?? 60_000);
+const SNAPSHOTS = new Set(
+  (process.env.SOAK_SNAPSHOTS ?? '').split(',').filter(Boolean).map(Number),
+);
+const SNAPSHOT_DIR = path.resolve(process.env.SOAK_SNAPSHOT_DIR ?? '.');
 const ADMIN = { username: 'bench', password: 'correct horse battery staple' };
 const SECRET = 'sk-soak-0123456789abcdef0123456789';
 const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
@@ -82,7 +88,9 @@ const options = [
 ];
 // Through NODE_OPTIONS, not the command line: script threads pick their V8 code cache by the
 // process's command-line options (`bundle-loader.ts`), which must stay those of `npm start`.
-const reportOptions = `--report-signal=SIGUSR2 --report-directory=${reports} --report-compact --report-exclude-network`;
+const reportOptions =
+  `--report-signal=SIGUSR2 --report-directory=${reports} --report-compact --report-exclude-network` +
+  (SNAPSHOTS.size ? ` --heapsnapshot-signal=SIGWINCH --diagnostic-dir=${SNAPSHOT_DIR}` : '');
 const child = spawn(process.execPath, [...options, cli, 'start'], {
   cwd: dir,
   env: {
@@ -135,6 +143,21 @@ async function heaps() {
     };
   }
   throw new Error('no diagnostic report from the process');
+}
+
+/** A heap snapshot of the main thread; it is written on that thread, so a request answered once
+ * the file exists means it is complete. */
+async function snapshot(runs) {
+  const before = new Set(readdirSync(SNAPSHOT_DIR));
+  const started = performance.now();
+  child.kill('SIGWINCH');
+  let file;
+  while ((file = readdirSync(SNAPSHOT_DIR).find((f) => !before.has(f))) === undefined)
+    await sleep(50);
+  await request('GET', '/ready');
+  console.log(
+    `heap snapshot after ${runs.toLocaleString('en')} runs: ${path.join(SNAPSHOT_DIR, file)} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -236,6 +259,10 @@ await Promise.all(
         // One mark at a time, read while the load goes on (as the issue's figures were).
         pending = pending.then(() => mark(at, rate));
         since = performance.now();
+      }
+      if (SNAPSHOTS.has(done)) {
+        const at = done;
+        pending = pending.then(() => snapshot(at));
       }
     }
   }),
