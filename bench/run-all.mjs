@@ -9,6 +9,7 @@ const benches = [
   'redact',
   'scripts',
   'soak',
+  'soak-pool',
   'shutdown',
   'mcp',
   'engine',

@@ -13,6 +13,10 @@
  *   young generation fills twice as often under load (the collector took 15% of the main
  *   thread at concurrency 32 in a profile): the process spent 440–489 µs of CPU per script run
  *   there, against 360–416 µs at 8 MB (four pairs of 6,000 runs each, after a first round).
+ *   It is meant for the main thread only: V8 reads the flag each time it makes an isolate and
+ *   lets it override the young generation a worker thread is given, so the script pool clears
+ *   it before its first thread starts (`threadYoungGenerationMb` in
+ *   `src/workers/script-runs/pool.ts`; issue 46).
  * - `--heap-growing-percent=50`: objects of requests in flight get promoted under load, and by
  *   default V8 lets the old generation reach up to four times its live size before a full
  *   collection, so a load run left about 60 MB of dead objects committed (201 MB right after

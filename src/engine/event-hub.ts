@@ -166,13 +166,20 @@ export function createEventHub(options: EventHubOptions): EventHub {
   };
 }
 
+/**
+ * Waits `ms`, or until `signal` (the hub's own, alive as long as the hub) aborts. The listener
+ * goes when the wait ends: one left behind by each reconnect would pile up on that signal for
+ * as long as the engine stays away (a listener and its timer per retry, every 30 s, for good).
+ */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const wake = () => {
       clearTimeout(timer);
+      signal.removeEventListener('abort', wake);
       resolve();
-    });
+    };
+    const timer = setTimeout(wake, ms);
+    signal.addEventListener('abort', wake, { once: true });
   });
 }

@@ -98,8 +98,12 @@ async function waitForResult(
   // another worker and its lock to expire: the caller looks itself ("active without its lock",
   // read atomically: src/store/job-lock-probe.ts). A job BullMQ failed by itself (a stalled one)
   // was never answered by a processor: its reason is read there too.
+  // A look still reading when the wait ends must not start another: each one left behind looked
+  // every half second for as long as the process lived, holding its job (issue 46).
+  let ended = false;
   const stopped = new Promise<never>((_resolve, reject) => {
     const look = () => {
+      if (ended) return;
       watch = setTimeout(() => {
         void (async () => {
           const seen = await locks.look(job.id as string);
@@ -114,6 +118,7 @@ async function waitForResult(
   try {
     return await Promise.race([settled, deadline, stopped]);
   } finally {
+    ended = true;
     clearTimeout(timer);
     clearTimeout(watch);
   }

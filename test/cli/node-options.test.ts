@@ -24,7 +24,7 @@ describe("the heap options Steward's server processes start with", () => {
     ]);
   });
 
-  it('are options this node accepts, and cap the young generation', () => {
+  it("are options this node accepts, and cap the main thread's young generation", () => {
     const res = spawnSync(
       process.execPath,
       [

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Piscina } from 'piscina';
@@ -48,6 +49,34 @@ export function threadModule(dir: string): string {
     : plain;
 }
 
+/**
+ * The young generation of each script thread (V8 gives a third to each of its two semi-spaces and
+ * the rest to new large objects: 2 MB semi-spaces). A run's objects live for its milliseconds, so
+ * a small one holds them as well as a large one: the realistic script of `bench:soak` cost the
+ * same CPU per run (6.0–6.2 s for 8,000 runs) at 3, 6 and 32 MB. But V8 grows a thread's
+ * semi-spaces with every byte that survives a scavenge and never gives them back while the thread
+ * works, so at 32 MB (the old `memory_mb / 4`) each of the 16 threads a loaded worker keeps
+ * reached 16 MB of young generation after 6,000 runs: at concurrency 16 with one `http.get` a
+ * run, RSS crept up as the threads grew one by one.
+ */
+export const threadYoungGenerationMb = 6;
+
+/**
+ * The server processes start with `--max-semi-space-size` to hold the main thread's young
+ * generation (`node-options.ts`), but V8 reads that flag whenever it makes an isolate
+ * (`Heap::ConfigureHeap`) and lets it override the limit a worker thread is given, so every
+ * script thread would grow to the main thread's size. The main isolate is made by then, so
+ * clearing the flag keeps its limit and lets each thread made after this have its own.
+ */
+function leaveThreadsTheirYoungGeneration(): void {
+  v8.setFlagsFromString('--max-semi-space-size=0');
+}
+/**
+ * A thread idle this long ends (the warm one stays): the threads a burst of runs waiting on I/O
+ * started (16 at concurrency 16) give their memory back 20 s after it, not a minute.
+ */
+export const threadIdleMs = 20_000;
+
 export interface ScriptPoolOptions {
   /** 0 means four per CPU, at least 16. */
   threads: number;
@@ -66,7 +95,7 @@ export interface ScriptPool {
   /** Runs at once: threads, most of them waiting on I/O when the CPUs are all busy. */
   readonly threads: number;
   readonly computeSlots: number;
-  /** Threads running now (started on demand, ended after a minute idle). */
+  /** Threads running now (started on demand, ended after `threadIdleMs` idle). */
   readonly threadsStarted: number;
   /** Compute slots no thread holds, and runs the pool counts as computing (tests, metrics). */
   readonly freeComputeSlots: number;
@@ -93,14 +122,15 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
   const threadPool = (): Piscina => {
     if (destroyed) throw new Error('the script pool is closed');
     if (piscina !== null) return piscina;
+    leaveThreadsTheirYoungGeneration();
     piscina = new Piscina({
       filename,
       // One warm thread, so that a run after a quiet spell does not wait for a thread to start;
       // the others start when runs compute side by side or wait on I/O (`admission.ts`) and end
-      // after a minute idle, so an idle worker keeps about 12 MB of script threads.
+      // once idle for `threadIdleMs`, so an idle worker keeps about 12 MB of script threads.
       minThreads: 1,
       maxThreads: count,
-      idleTimeout: 60_000,
+      idleTimeout: threadIdleMs,
       // Handed to each thread once, as it starts: the same buffer for every run, so no task's
       // message needs to carry it.
       workerData: { compute } satisfies ScriptThreadData,
@@ -108,7 +138,7 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
       recordTiming: false,
       resourceLimits: {
         maxOldGenerationSizeMb: memoryMb,
-        maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 4))),
+        maxYoungGenerationSizeMb: threadYoungGenerationMb,
       },
     });
     piscina.on('message', (message: unknown) => void router.receive(message));
