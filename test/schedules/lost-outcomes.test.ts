@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRunExecutor } from '../../src/schedules/run-executor.js';
+import { groupKeyOf } from '../../src/schedules/tick-groups.js';
+import { createLimiter, createTickRunner } from '../../src/schedules/tick-runner.js';
+import { keys } from '../../src/store/keys.js';
+import { scheduleHarness, waitFor, type ScheduleHarness } from './harness.js';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
+
+/**
+ * The windows in which a worker's death lost a firing's outcome (issue 42, item 6; found by
+ * `npm run bench:chaos`). Each test plays the dying worker with the real pieces, stopped for good
+ * at the point of death (a step that never returns: nothing after it happens, as after SIGKILL),
+ * then starts a healthy worker and asks that the outcome still arrives, once.
+ */
+describe('a worker dying at a known point loses no outcome', () => {
+  let h: ScheduleHarness | undefined;
+  let hook: WebhookReceiver | undefined;
+  afterEach(async () => {
+    await h?.close();
+    await hook?.close();
+    h = undefined;
+    hook = undefined;
+  });
+
+  const never = () => new Promise<never>(() => {});
+
+  async function setUp() {
+    hook = await startWebhookReceiver();
+    h = await scheduleHarness(
+      {
+        'egress.allow': [hook.host],
+        'webhooks.channels': { ops: hook.url },
+        // Sweeps every 500 ms.
+        'schedules.lock_ttl': '1s',
+      },
+      { runAgent: async () => 'the reply' },
+    );
+    return h;
+  }
+
+  /** The run executor of the worker that dies: `dieAt` replaces the step it never returns from. */
+  function executorOf(h: ScheduleHarness, enqueueDelivery: () => Promise<void>) {
+    return createRunExecutor({
+      store: h.schedules.store,
+      runState: h.schedules.runState,
+      redact: (t) => t,
+      runAgent: async () => 'the reply',
+      onDisabled: async () => {},
+      enqueueDelivery,
+      misfireWindowMs: h.t.ctx.config.schedules.misfire_window,
+      agentTimeoutMs: 60_000,
+      leaseMs: h.schedules.leaseMs,
+      log: { warn: () => {} },
+    });
+  }
+
+  async function settled(id: string, scheduledAt: string | null) {
+    return waitFor(
+      async () => {
+        const entry = (await h!.schedules.store.runs(id)).find(
+          (e) => e.scheduled_at === scheduledAt,
+        );
+        return entry?.delivery && entry.delivery.status !== 'pending' ? entry : null;
+      },
+      20_000,
+      'the run delivered',
+    );
+  }
+
+  it('(a) killed after the run was recorded, before its delivery was enqueued: delivered once', async () => {
+    const h = await setUp();
+    const s = await h.schedules.service.create({
+      name: 'after-finish',
+      cron_expr: '0 3 * * *',
+      type: 'agent',
+      prompt: 'hello',
+      enabled: false,
+      output_target: { provider: 'webhook', channel_id: 'ops' },
+    });
+    void executorOf(h, never).execute({ scheduleId: s.id, fireTime: null, jobId: 'manual-a' });
+    await waitFor(
+      async () => (await h.schedules.store.runs(s.id))[0]?.delivery?.status === 'pending',
+      10_000,
+      'the run recorded with its delivery pending',
+    );
+    await h.startWorkers();
+    const entry = await settled(s.id, null);
+    expect(entry).toMatchObject({ status: 'success', output: 'the reply' });
+    expect(entry.delivery).toEqual({ status: 'delivered' });
+    expect(hook!.received.map((b) => b.run_id)).toEqual([entry.id]);
+  });
+
+  it('(c) killed after claiming a tick, before taking its runs: the firing runs and is delivered once', async () => {
+    const h = await setUp();
+    const pattern = '0 3 * * *';
+    const s = await h.schedules.service.create({
+      name: 'after-tick-claim',
+      cron_expr: pattern,
+      type: 'agent',
+      prompt: 'hello',
+      output_target: { provider: 'webhook', channel_id: 'ops' },
+    });
+    const spec = { group: groupKeyOf(pattern, 'UTC'), pattern, tz: 'UTC' };
+    const executor = executorOf(h, never);
+    const dying = createTickRunner({
+      ticks: h.schedules.ticks,
+      executor: { ...executor, takeBatch: never },
+      limiter: createLimiter(8),
+      retentionMs: h.schedules.claimRetentionMs,
+      log: { warn: () => {} },
+    });
+    const fire = Date.now() - 1000;
+    void dying.onTick(spec, fire);
+    await waitFor(
+      async () => (await h.t.ctx.redis.exists(keys.scheduleTick(spec.group, fire))) === 1,
+      10_000,
+      'the tick claimed',
+    );
+    await h.startWorkers();
+    const entry = await settled(s.id, new Date(fire).toISOString());
+    expect(entry).toMatchObject({ status: 'success', output: 'the reply' });
+    expect(entry.delivery).toEqual({ status: 'delivered' });
+    expect(await h.schedules.store.runs(s.id)).toHaveLength(1);
+    expect(hook!.received.map((b) => b.run_id)).toEqual([entry.id]);
+  });
+});
