@@ -1,8 +1,11 @@
+import { Worker } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
+import { queues } from '../../src/queue/definitions.js';
 import { createRunExecutor } from '../../src/schedules/run-executor.js';
 import { groupKeyOf } from '../../src/schedules/tick-groups.js';
 import { createLimiter, createTickRunner } from '../../src/schedules/tick-runner.js';
 import { keys } from '../../src/store/keys.js';
+import { bullPrefix, createRedis } from '../../src/store/redis.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from './harness.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
@@ -54,6 +57,33 @@ describe('a worker dying at a known point loses no outcome', () => {
     });
   }
 
+  /**
+   * A `deliveries` worker that takes one job and dies with it: `work` is its processor (it never
+   * returns), then the worker stops renewing its lock and leaves, as a killed process would.
+   * Locks as the real worker's are with lock_ttl 1s, so BullMQ finds the job stalled soon after.
+   */
+  async function dyingDeliveryWorker(h: ScheduleHarness, work: (job: unknown) => Promise<never>) {
+    let taken = false;
+    const connection = createRedis(h.t.ctx.redisTarget, 'bullmq');
+    const worker = new Worker(
+      queues.deliveries.name,
+      async (job) => {
+        taken = true;
+        return work(job);
+      },
+      {
+        connection,
+        prefix: bullPrefix(h.t.ctx.redisTarget.prefix),
+        lockDuration: 1000,
+        stalledInterval: 500,
+        maxStalledCount: 1,
+      },
+    );
+    await waitFor(async () => taken, 20_000, 'the dying worker to take the delivery');
+    await worker.close(true);
+    connection.disconnect();
+  }
+
   async function settled(id: string, scheduledAt: string | null) {
     return waitFor(
       async () => {
@@ -83,6 +113,27 @@ describe('a worker dying at a known point loses no outcome', () => {
       10_000,
       'the run recorded with its delivery pending',
     );
+    await h.startWorkers();
+    const entry = await settled(s.id, null);
+    expect(entry).toMatchObject({ status: 'success', output: 'the reply' });
+    expect(entry.delivery).toEqual({ status: 'delivered' });
+    expect(hook!.received.map((b) => b.run_id)).toEqual([entry.id]);
+  });
+
+  it('(b) a delivery whose workers die twice mid-job (BullMQ fails it as stalled) is sent once', async () => {
+    const h = await setUp();
+    const s = await h.schedules.service.create({
+      name: 'stalled-twice',
+      cron_expr: '0 3 * * *',
+      type: 'agent',
+      prompt: 'hello',
+      enabled: false,
+      output_target: { provider: 'webhook', channel_id: 'ops' },
+    });
+    await h.schedules.executor.execute({ scheduleId: s.id, fireTime: null, jobId: 'manual-b' });
+    // Killed twice after taking the job: the second death exceeds maxStalledCount (1).
+    await dyingDeliveryWorker(h, never);
+    await dyingDeliveryWorker(h, never);
     await h.startWorkers();
     const entry = await settled(s.id, null);
     expect(entry).toMatchObject({ status: 'success', output: 'the reply' });
