@@ -68,7 +68,11 @@ export function createSchedules(deps: SchedulesDeps) {
     ...(deps.engineReachable ? { engineReachable: deps.engineReachable } : {}),
   });
   const providers: ProviderRegistry = {
-    webhook: createWebhookProvider({ egress: deps.egress, channels: config.webhooks.channels }),
+    webhook: createWebhookProvider({
+      egress: deps.egress,
+      channels: config.webhooks.channels,
+      sends: runState,
+    }),
     ...deps.providers,
   };
   const deliveryQueue = createDeliveryQueue(queues, { attempts: config.webhooks.retries + 1 });

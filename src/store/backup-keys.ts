@@ -63,6 +63,7 @@ export const keyDispositions: Record<keyof typeof keys, KeyDisposition> = {
   // Queued work, like the BullMQ jobs they stand for (which a backup leaves too).
   scheduleDeliveriesPending: 'left',
   scheduleDeliveryPayloads: 'left',
+  scheduleWebhookSend: 'left',
   scheduleTickChannel: 'channel',
   chatLease: 'left',
   chatPairings: 'kept',

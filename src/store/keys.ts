@@ -90,6 +90,11 @@ export const keys = {
   scheduleDeliveriesPending: () => 'schedules:deliveries:pending',
   /** Hash: run id → its delivery job's payload, while its delivery has no outcome. */
   scheduleDeliveryPayloads: () => 'schedules:deliveries:payloads',
+  /**
+   * Hash: "0" → sending | sent, for one webhook delivery (run, channel): its POST is claimed
+   * before it is sent, as chat parts are (chatDelivery), so a crash mid-POST is never resent.
+   */
+  scheduleWebhookSend: (deliveryId: string) => `schedules:webhook-send:${deliveryId}`,
   /** Pub/sub channel, not a key (see redactionChannel): "a tick has runs to take". */
   scheduleTickChannel: (prefix: string) => `${prefix}schedules:ticks`,
 

@@ -21,6 +21,8 @@ import { parseMember, type InFlight } from './schedule-run-member.js';
 
 export type FinishResult = 'ok' | 'run_once' | 'finished' | 'gone';
 
+export type WebhookSendState = 'claimed' | 'sending' | 'sent';
+
 /** How a run ended, as its history entry and the schedule's last_run_* fields record it. */
 export interface RunOutcomeRecord {
   status: string;
@@ -160,6 +162,27 @@ export function createScheduleRunRepository<V extends ScheduleVocabulary = Sched
         runId,
         JSON.stringify(delivery),
       );
+    },
+    /**
+     * Claims a webhook delivery's one POST before it is sent (the claim of chat parts,
+     * lua/chat-delivery-claim-1.lua, with one part): "claimed" lets the caller send; "sending"
+     * means a sender began and never said how it ended; "sent" that it went out.
+     */
+    async claimWebhookSend(deliveryId: string, keepMs: number): Promise<WebhookSendState> {
+      return (await callLua(
+        redis,
+        'chatDeliveryClaim',
+        keys.scheduleWebhookSend(deliveryId),
+        0,
+        keepMs,
+      )) as WebhookSendState;
+    },
+    async markWebhookSent(deliveryId: string): Promise<void> {
+      await redis.hset(keys.scheduleWebhookSend(deliveryId), '0', 'sent');
+    },
+    /** The POST's outcome is known and it was not accepted: a retry may send it again. */
+    async releaseWebhookSend(deliveryId: string): Promise<void> {
+      await redis.hdel(keys.scheduleWebhookSend(deliveryId), '0');
     },
     /** The delivery status in the run's history entry; '' when none is recorded there. */
     async deliveryStatus(scheduleId: string, runId: string): Promise<string> {

@@ -27,14 +27,17 @@ describe('a worker dying at a known point loses no outcome', () => {
 
   const never = () => new Promise<never>(() => {});
 
-  async function setUp() {
-    hook = await startWebhookReceiver();
+  /** `held`: the POSTs (1-based) the receiver holds open, so their sender is mid-send. */
+  async function setUp(held: number[] = []) {
+    hook = await startWebhookReceiver((n) => !held.includes(n));
     h = await scheduleHarness(
       {
         'egress.allow': [hook.host],
         'webhooks.channels': { ops: hook.url },
         // Sweeps every 500 ms.
         'schedules.lock_ttl': '1s',
+        // A held POST stays in flight for the whole test, as the send of a killed worker would.
+        'egress.timeout': '120s',
       },
       { runAgent: async () => 'the reply' },
     );
@@ -62,7 +65,11 @@ describe('a worker dying at a known point loses no outcome', () => {
    * returns), then the worker stops renewing its lock and leaves, as a killed process would.
    * Locks as the real worker's are with lock_ttl 1s, so BullMQ finds the job stalled soon after.
    */
-  async function dyingDeliveryWorker(h: ScheduleHarness, work: (job: unknown) => Promise<never>) {
+  async function dyingDeliveryWorker(
+    h: ScheduleHarness,
+    work: (job: unknown) => Promise<never>,
+    diesWhen: () => boolean = () => true,
+  ) {
     let taken = false;
     const connection = createRedis(h.t.ctx.redisTarget, 'bullmq');
     const worker = new Worker(
@@ -79,7 +86,7 @@ describe('a worker dying at a known point loses no outcome', () => {
         maxStalledCount: 1,
       },
     );
-    await waitFor(async () => taken, 20_000, 'the dying worker to take the delivery');
+    await waitFor(async () => taken && diesWhen(), 20_000, 'the dying worker to take the delivery');
     await worker.close(true);
     connection.disconnect();
   }
@@ -138,6 +145,37 @@ describe('a worker dying at a known point loses no outcome', () => {
     const entry = await settled(s.id, null);
     expect(entry).toMatchObject({ status: 'success', output: 'the reply' });
     expect(entry.delivery).toEqual({ status: 'delivered' });
+    expect(hook!.received.map((b) => b.run_id)).toEqual([entry.id]);
+  });
+
+  it('(b) killed mid-POST, then killed again after taking the retry: unknown, POSTed once', async () => {
+    const h = await setUp([1]);
+    const s = await h.schedules.service.create({
+      name: 'cut-off',
+      cron_expr: '0 3 * * *',
+      type: 'agent',
+      prompt: 'hello',
+      enabled: false,
+      output_target: { provider: 'webhook', channel_id: 'ops' },
+    });
+    await h.schedules.executor.execute({ scheduleId: s.id, fireTime: null, jobId: 'manual-b2' });
+    // The first worker's POST reaches the receiver, which never answers it.
+    await dyingDeliveryWorker(
+      h,
+      (job) => {
+        // Whatever becomes of it after the test (the receiver closes): the worker is dead.
+        h.schedules
+          .deliver(job as Parameters<typeof h.schedules.deliver>[0])
+          .catch(() => undefined);
+        return never();
+      },
+      () => hook!.received.length === 1,
+    );
+    await dyingDeliveryWorker(h, never);
+    await h.startWorkers();
+    const entry = await settled(s.id, null);
+    expect(entry).toMatchObject({ status: 'success', output: 'the reply' });
+    expect(entry.delivery?.status).toBe('unknown');
     expect(hook!.received.map((b) => b.run_id)).toEqual([entry.id]);
   });
 
