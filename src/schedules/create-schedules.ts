@@ -8,6 +8,7 @@ import { createScheduleRunRepository } from '../store/schedule-run-repository.js
 import { createTickRepository } from '../store/tick-repository.js';
 import { createDeliveryProcessor } from './delivery/delivery-processor.js';
 import type { ProviderRegistry } from './delivery/provider.js';
+import { createDeliveryQueue, createDeliverySweep } from './delivery/delivery-queue.js';
 import { createWebhookProvider } from './delivery/webhook-provider.js';
 import { createRunExecutor, type RunAgent, type RunScript } from './run-executor.js';
 import type { ScheduleValues } from './schedule-records.js';
@@ -67,9 +68,14 @@ export function createSchedules(deps: SchedulesDeps) {
     ...(deps.engineReachable ? { engineReachable: deps.engineReachable } : {}),
   });
   const providers: ProviderRegistry = {
-    webhook: createWebhookProvider({ egress: deps.egress, channels: config.webhooks.channels }),
+    webhook: createWebhookProvider({
+      egress: deps.egress,
+      channels: config.webhooks.channels,
+      sends: runState,
+    }),
     ...deps.providers,
   };
+  const deliveryQueue = createDeliveryQueue(queues, { attempts: config.webhooks.retries + 1 });
   const executor = createRunExecutor({
     store,
     runState,
@@ -79,20 +85,14 @@ export function createSchedules(deps: SchedulesDeps) {
     onDisabled: async (id) => {
       await sync.syncOne(id);
     },
-    enqueueDelivery: async (payload) => {
-      await queues.enqueue('deliveries', payload, {
-        attempts: config.webhooks.retries + 1,
-        backoff: { type: 'exponential', delay: 1000 },
-        removeOnComplete: { age: 600, count: 1000 },
-        removeOnFail: { age: 24 * 3600, count: 1000 },
-      });
-    },
+    enqueueDelivery: deliveryQueue.enqueue,
     misfireWindowMs,
     agentTimeoutMs: config.schedules.agent_timeout,
     leaseMs,
     log: deps.log,
   });
   const deliver = createDeliveryProcessor({ providers, runState, store, trail: deps.trail });
+  const sweepDeliveries = createDeliverySweep({ runState, queue: deliveryQueue, log: deps.log });
   return {
     store,
     runState,
@@ -101,6 +101,8 @@ export function createSchedules(deps: SchedulesDeps) {
     service,
     executor,
     deliver,
+    /** Enqueues again deliveries pending longer than the grace given (delivery-queue.ts). */
+    sweepDeliveries,
     providers,
     leaseMs,
     claimRetentionMs,

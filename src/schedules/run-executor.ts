@@ -110,11 +110,12 @@ export function createRunExecutor(deps: ExecutorDeps) {
       output: clean(result.output),
       finishedAt: new Date().toISOString(),
     };
-    if (s?.output_target) outcome.delivery = { status: 'pending' };
-    const done = await deps.runState.finish(run, outcome);
-    if (done === 'run_once') await deps.onDisabled(run.scheduleId);
-    if ((done === 'ok' || done === 'run_once') && s?.output_target) {
-      await deps.enqueueDelivery({
+    // The finish records the delivery as pending with its payload: should this process die
+    // before enqueueing it, a sweep (delivery/delivery-sweep.ts) enqueues it from there.
+    let delivery: DeliveryPayload | undefined;
+    if (s?.output_target) {
+      outcome.delivery = { status: 'pending' };
+      delivery = {
         scheduleId: run.scheduleId,
         runId: run.runId,
         provider: s.output_target.provider,
@@ -123,8 +124,11 @@ export function createRunExecutor(deps: ExecutorDeps) {
         error: outcome.error,
         output: outcome.output,
         at: outcome.finishedAt,
-      });
+      };
     }
+    const done = await deps.runState.finish(run, outcome, delivery);
+    if (done === 'run_once') await deps.onDisabled(run.scheduleId);
+    if ((done === 'ok' || done === 'run_once') && delivery) await deps.enqueueDelivery(delivery);
   }
 
   /** A second delivery of a claimed firing: the holder is alive, finished, or died mid-run. */

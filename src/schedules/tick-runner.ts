@@ -43,7 +43,7 @@ export type Limiter = ReturnType<typeof createLimiter>;
 const announcement = tickPayload.extend({ fireTime: z.number().int(), from: z.string() });
 
 export interface TickRunnerDeps {
-  ticks: Pick<TickRepository, 'channel' | 'claimTick' | 'pending' | 'announce'>;
+  ticks: Pick<TickRepository, 'channel' | 'claimTick' | 'pending' | 'announce' | 'overdueTicks'>;
   executor: RunExecutor;
   limiter: Limiter;
   /** How long a tick's claim and pending list live: longer than any redelivery of the tick. */
@@ -64,8 +64,19 @@ export function createTickRunner(deps: TickRunnerDeps) {
   const { ticks, limiter } = deps;
   const batchSize = deps.batchSize ?? 64;
   const self = randomBytes(8).toString('base64url');
-  /** Drains started by announcements, awaited on close. */
-  const background = new Set<Promise<void>>();
+  /** Drains started by announcements and recoveries, by tick, awaited on close. */
+  const background = new Map<string, Promise<void>>();
+
+  /** Drains a tick in the background, unless this process drains it already. */
+  function drainInBackground(spec: TickSpec, fireTime: number): void {
+    const key = `${fireTime} ${spec.group}`;
+    if (background.has(key)) return;
+    const p = drain(spec, fireTime)
+      .then(() => undefined)
+      .catch((err: Error) => deps.log.warn({ err: err.message }, 'tick drain failed'))
+      .finally(() => background.delete(key));
+    background.set(key, p);
+  }
 
   /**
    * Takes batches of the tick's pending set until it is empty, each as large as the run slots
@@ -115,7 +126,7 @@ export function createTickRunner(deps: TickRunnerDeps) {
       const fire = due[0] ?? fireTime;
       // The group's members are copied to the tick's pending set inside Redis: ten thousand ids
       // never travel to this process and back.
-      const count = await ticks.claimTick(spec.group, fire, self, deps.retentionMs);
+      const count = await ticks.claimTick(spec, fire, self, deps.retentionMs);
       if (count <= 0) return 0;
       if (due.length > 0) {
         await deps.executor.skipPassedOver(await ticks.pending(spec.group, fire), [
@@ -139,14 +150,21 @@ export function createTickRunner(deps: TickRunnerDeps) {
       }
       if (parsed.from === self) return;
       const { fireTime, from: _from, ...spec } = parsed;
-      const p = drain(spec, fireTime)
-        .then(() => undefined)
-        .catch((err: Error) => deps.log.warn({ err: err.message }, 'tick drain failed'))
-        .finally(() => background.delete(p));
-      background.add(p);
+      drainInBackground(spec, fireTime);
+    },
+    /**
+     * Drains ticks claimed at least `graceMs` ago whose pending set no take has emptied: their
+     * claimer died between the claim and its takes (or is slow, and gets help). Safe in every
+     * worker at once: a take pops and claims each schedule atomically, so a firing still runs
+     * once, late (within `schedules.misfire_window`; later, it is recorded as skipped).
+     */
+    async recoverOpen(graceMs: number, now = Date.now()): Promise<number> {
+      const open = await ticks.overdueTicks(now - graceMs, now);
+      for (const { tick, fireTime } of open) drainInBackground(tick, fireTime);
+      return open.length;
     },
     async idle(): Promise<void> {
-      await Promise.allSettled([...background]);
+      await Promise.allSettled([...background.values()]);
     },
   };
 }

@@ -59,6 +59,11 @@ export const keyDispositions: Record<keyof typeof keys, KeyDisposition> = {
   scheduleGroupLock: 'left',
   scheduleTick: 'left',
   scheduleTickPending: 'left',
+  scheduleTicksOpen: 'left',
+  // Queued work, like the BullMQ jobs they stand for (which a backup leaves too).
+  scheduleDeliveriesPending: 'left',
+  scheduleDeliveryPayloads: 'left',
+  scheduleWebhookSend: 'left',
   scheduleTickChannel: 'channel',
   chatLease: 'left',
   chatPairings: 'kept',

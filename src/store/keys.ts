@@ -78,6 +78,23 @@ export const keys = {
   /** Set of the tick's schedule ids not yet taken by a worker (SPOP in batches). */
   scheduleTickPending: (group: string, fireTime: number) =>
     `schedules:tick:${group}:${fireTime}:pending`,
+  /**
+   * ZSET of claimed ticks whose pending set may still hold ids (member: openTickMember), scored
+   * by when they were claimed or last looked at: one whose claimer died is drained by a sweep.
+   */
+  scheduleTicksOpen: () => 'schedules:ticks:open',
+  /**
+   * ZSET of runs whose delivery has no outcome yet (member: run id), scored by when it was
+   * recorded or last looked at; their payloads are in scheduleDeliveryPayloads.
+   */
+  scheduleDeliveriesPending: () => 'schedules:deliveries:pending',
+  /** Hash: run id → its delivery job's payload, while its delivery has no outcome. */
+  scheduleDeliveryPayloads: () => 'schedules:deliveries:payloads',
+  /**
+   * Hash: "0" → sending | sent, for one webhook delivery (run, channel): its POST is claimed
+   * before it is sent, as chat parts are (chatDelivery), so a crash mid-POST is never resent.
+   */
+  scheduleWebhookSend: (deliveryId: string) => `schedules:webhook-send:${deliveryId}`,
   /** Pub/sub channel, not a key (see redactionChannel): "a tick has runs to take". */
   scheduleTickChannel: (prefix: string) => `${prefix}schedules:ticks`,
 

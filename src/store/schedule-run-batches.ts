@@ -5,7 +5,7 @@ import type { RunTargetOf, ScheduleVocabulary } from './schedule-repository.js';
 import { inFlightRun, type InFlight } from './schedule-run-member.js';
 
 /**
- * Many runs' claims or finishes in one Lua call (lua/schedule-take-many-2.lua,
+ * Many runs' claims or finishes in one Lua call (lua/schedule-take-many-3.lua,
  * lua/schedule-finish-many.lua). A tick starts thousands of runs at once and each EVALSHA costs
  * Redis ~10 µs on top of its commands; per run, the steps are exactly those of the single-run
  * scripts (claim: SET NX on the fire time; finish: ZREM decides).
@@ -28,6 +28,21 @@ export interface TickOfRuns {
   group: string;
   pattern: string;
   tz: string;
+}
+
+/**
+ * A tick's member of the open ticks (keys.scheduleTicksOpen): `<fire time> <group> <zone>
+ * <pattern>` (the pattern last: it holds spaces), so a sweep can drain it from the member alone.
+ */
+export function openTickMember(tick: TickOfRuns, fireTime: number): string {
+  return `${fireTime} ${tick.group} ${tick.tz} ${tick.pattern}`;
+}
+
+export function parseOpenTick(member: string): { tick: TickOfRuns; fireTime: number } | null {
+  const [fire, group, tz, ...pattern] = member.split(' ');
+  const fireTime = Number(fire);
+  if (!group || !tz || pattern.length === 0 || !Number.isSafeInteger(fireTime)) return null;
+  return { tick: { group, tz, pattern: pattern.join(' ') }, fireTime };
 }
 
 /** The take script reads them by position: checks first, then the run target's. */
@@ -77,6 +92,7 @@ export async function takeMany<V extends ScheduleVocabulary>(
     'scheduleTakeMany',
     keys.scheduleRunning(),
     keys.scheduleTickPending(tick.group, fireTime),
+    keys.scheduleTicksOpen(),
     hashHead,
     claimHead,
     claimTail,
@@ -87,6 +103,7 @@ export async function takeMany<V extends ScheduleVocabulary>(
     tick.tz,
     startedAt,
     claim ? '1' : '0',
+    openTickMember(tick, fireTime),
     takeFields.length,
     ...takeFields,
     ...runIds,
@@ -111,19 +128,35 @@ export async function takeMany<V extends ScheduleVocabulary>(
 /** One run's finish as the batch script takes it. */
 export interface FinishItem {
   keys: [hash: string, list: string];
-  args: [member: string, entry: string, at: string, status: string, error: string, out: string];
+  /** `delivery`: the delivery job's payload (JSON), '' when the run has no output target. */
+  args: [
+    member: string,
+    entry: string,
+    at: string,
+    status: string,
+    error: string,
+    out: string,
+    delivery: string,
+  ];
 }
 
 /** Sends one batch of finishes; each run gets its result ('ok', 'run_once', 'finished', 'gone'). */
 export function finishMany(redis: Redis, historyLimit: number, items: FinishItem[]) {
-  const keyList = [keys.scheduleRunning(), ...items.flatMap((i) => i.keys)];
+  const keyList = [
+    keys.scheduleRunning(),
+    keys.scheduleDeliveriesPending(),
+    keys.scheduleDeliveryPayloads(),
+    ...items.flatMap((i) => i.keys),
+  ];
+  const now = Date.now();
   return callLua(
     redis,
     'scheduleFinishMany',
     keyList.length,
     ...keyList,
     String(historyLimit),
-    new Date().toISOString(),
+    new Date(now).toISOString(),
+    String(now),
     ...items.flatMap((i) => i.args),
   ) as Promise<string[]>;
 }

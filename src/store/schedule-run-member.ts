@@ -9,7 +9,7 @@ export interface InFlight {
 }
 
 /**
- * Space-separated so the batch take script (lua/schedule-take-many-2.lua) can build the same
+ * Space-separated so the batch take script (lua/schedule-take-many-3.lua) can build the same
  * string; no part can hold a space (random base64url ids, digits, an ISO time).
  */
 export function inFlightRun(run: Omit<InFlight, 'member'>): InFlight {

@@ -15,11 +15,13 @@ import { parseMember, type InFlight } from './schedule-run-member.js';
  * The atomic steps of a run's life in Redis. A run is claimed once (SET NX on its fire time),
  * leased while in flight (a ZSET scored by lease deadline, renewed by the running worker) and
  * finished once (ZREM decides who finalises, so a duplicate or a sweeper can never write twice).
- * Single runs use lua/schedule-claim-3.lua, -skip-3 and -delivery-1; tick runs claim in batches
+ * Single runs use lua/schedule-claim-3.lua, -skip-3 and -delivery-3; tick runs claim in batches
  * and all finishes are batched (schedule-run-batches.ts), with the same steps.
  */
 
 export type FinishResult = 'ok' | 'run_once' | 'finished' | 'gone';
+
+export type WebhookSendState = 'claimed' | 'sending' | 'sent';
 
 /** How a run ended, as its history entry and the schedule's last_run_* fields record it. */
 export interface RunOutcomeRecord {
@@ -101,8 +103,16 @@ export function createScheduleRunRepository<V extends ScheduleVocabulary = Sched
     ) {
       return takeMany<V>(redis, opts, tick, fireTime, startedAt, runIds, claim);
     },
-    /** Ends a run once (batched with the other finishes of the same event-loop turn). */
-    async finish(run: InFlight, outcome: RunOutcomeRecord): Promise<FinishResult> {
+    /**
+     * Ends a run once (batched with the other finishes of the same event-loop turn). A run with
+     * an output target passes its delivery job's payload: the finish records the delivery as
+     * pending (`overdueDeliveries`) until `setDelivery` writes its outcome.
+     */
+    async finish(
+      run: InFlight,
+      outcome: RunOutcomeRecord,
+      deliveryPayload?: object,
+    ): Promise<FinishResult> {
       const entry: Record<string, unknown> = {
         id: run.runId,
         scheduled_at: run.fireTime === null ? null : isoOfFire(run.fireTime),
@@ -122,6 +132,7 @@ export function createScheduleRunRepository<V extends ScheduleVocabulary = Sched
           outcome.status,
           outcome.error,
           outcome.output,
+          deliveryPayload ? JSON.stringify(deliveryPayload) : '',
         ],
       })) as FinishResult;
     },
@@ -140,15 +151,76 @@ export function createScheduleRunRepository<V extends ScheduleVocabulary = Sched
       );
       return done === 1;
     },
-    /** Writes a delivery outcome into the run's history entry. */
+    /** Writes a delivery's outcome into the run's history entry; it is pending no more. */
     async setDelivery(scheduleId: string, runId: string, delivery: object): Promise<void> {
       await callLua(
         redis,
         'scheduleDelivery',
         keys.scheduleRuns(scheduleId),
+        keys.scheduleDeliveriesPending(),
+        keys.scheduleDeliveryPayloads(),
         runId,
         JSON.stringify(delivery),
       );
+    },
+    /**
+     * Claims a webhook delivery's one POST before it is sent (the claim of chat parts,
+     * lua/chat-delivery-claim-1.lua, with one part): "claimed" lets the caller send; "sending"
+     * means a sender began and never said how it ended; "sent" that it went out.
+     */
+    async claimWebhookSend(deliveryId: string, keepMs: number): Promise<WebhookSendState> {
+      return (await callLua(
+        redis,
+        'chatDeliveryClaim',
+        keys.scheduleWebhookSend(deliveryId),
+        0,
+        keepMs,
+      )) as WebhookSendState;
+    },
+    async markWebhookSent(deliveryId: string): Promise<void> {
+      await redis.hset(keys.scheduleWebhookSend(deliveryId), '0', 'sent');
+    },
+    /** The POST's outcome is known and it was not accepted: a retry may send it again. */
+    async releaseWebhookSend(deliveryId: string): Promise<void> {
+      await redis.hdel(keys.scheduleWebhookSend(deliveryId), '0');
+    },
+    /** The delivery status in the run's history entry; '' when none is recorded there. */
+    async deliveryStatus(scheduleId: string, runId: string): Promise<string> {
+      return (await callLua(
+        redis,
+        'scheduleDeliveryState',
+        keys.scheduleRuns(scheduleId),
+        runId,
+      )) as string;
+    },
+    /**
+     * Deliveries pending since (or last handed out at or before) `olderThan`, with their job
+     * payloads as the finish stored them; each is handed to one caller per wait, so sweeps in
+     * several workers share them out (lua/schedule-overdue-1.lua).
+     */
+    async overdueDeliveries(
+      olderThan: number,
+      now = Date.now(),
+      limit = 100,
+    ): Promise<Array<{ runId: string; payload: unknown }>> {
+      const runIds = (await callLua(
+        redis,
+        'scheduleOverdue',
+        keys.scheduleDeliveriesPending(),
+        String(olderThan),
+        String(now),
+        String(limit),
+      )) as string[];
+      if (runIds.length === 0) return [];
+      const payloads = await redis.hmget(keys.scheduleDeliveryPayloads(), ...runIds);
+      const due: Array<{ runId: string; payload: unknown }> = [];
+      for (const [i, runId] of runIds.entries()) {
+        const raw = payloads[i];
+        // Its outcome was written meanwhile (or the record is broken): nothing to send.
+        if (raw == null) await redis.zrem(keys.scheduleDeliveriesPending(), runId);
+        else due.push({ runId, payload: JSON.parse(raw) as unknown });
+      }
+      return due;
     },
     /** Runs whose lease ran out: their worker died or hung past the lease. */
     async expired(

@@ -1,6 +1,7 @@
 import { keys } from './keys.js';
 import { callLua } from './lua-commands.js';
 import type { Redis } from './redis.js';
+import { openTickMember, parseOpenTick, type TickOfRuns } from './schedule-run-batches.js';
 import { withLock, type LockTiming } from './with-lock.js';
 
 /**
@@ -79,24 +80,54 @@ export function createTickRepository(redis: Redis) {
     },
     /**
      * Claims the tick of `group` at `fireTime` for `claimer` and copies the group's members into
-     * its pending set, in one call (lua/schedule-tick-claim-3.lua): the number listed, or -1
+     * its pending set, in one call (lua/schedule-tick-claim-4.lua): the number listed, or -1
      * when the tick was claimed already.
      */
     async claimTick(
-      group: string,
+      tick: TickOfRuns,
       fireTime: number,
       claimer: string,
       retentionMs: number,
     ): Promise<number> {
+      const { group } = tick;
       return (await callLua(
         redis,
         'scheduleTickClaim',
         keys.scheduleTick(group, fireTime),
         keys.scheduleGroup(group),
         keys.scheduleTickPending(group, fireTime),
+        keys.scheduleTicksOpen(),
         claimer,
         String(retentionMs),
+        openTickMember(tick, fireTime),
+        String(Date.now()),
       )) as number;
+    },
+    /**
+     * Open ticks (claimed, their pending set not yet emptied by a take) claimed or last handed out
+     * at or before `olderThan`, at most `limit`; each is handed to one caller per wait
+     * (lua/schedule-overdue-1.lua), so sweeps in several workers share them out.
+     */
+    async overdueTicks(
+      olderThan: number,
+      now = Date.now(),
+      limit = 100,
+    ): Promise<Array<{ tick: TickOfRuns; fireTime: number }>> {
+      const members = (await callLua(
+        redis,
+        'scheduleOverdue',
+        keys.scheduleTicksOpen(),
+        String(olderThan),
+        String(now),
+        String(limit),
+      )) as string[];
+      const open: Array<{ tick: TickOfRuns; fireTime: number }> = [];
+      for (const member of members) {
+        const parsed = parseOpenTick(member);
+        if (parsed) open.push(parsed);
+        else await redis.zrem(keys.scheduleTicksOpen(), member);
+      }
+      return open;
     },
     /** The schedule ids of a tick not yet taken. */
     pending(group: string, fireTime: number): Promise<string[]> {

@@ -11,7 +11,7 @@ import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
 
 const item = (n: number, size = 1): FinishItem => ({
   keys: [`h${n}`, `l${n}`],
-  args: [`m${n}`, 'e'.repeat(size), 'at', 'success', '', ''],
+  args: [`m${n}`, 'e'.repeat(size), 'at', 'success', '', '', ''],
 });
 
 describe('finish batcher', () => {
@@ -143,11 +143,11 @@ describe('takeMany and finishMany on Redis', () => {
     const entry = JSON.stringify({ id: 'r1', status: 'success' });
     const finish: FinishItem = {
       keys: [keys.schedule(s.id), keys.scheduleRuns(s.id)],
-      args: [member, entry, 'T1', 'success', '', 'out'],
+      args: [member, entry, 'T1', 'success', '', 'out', ''],
     };
     const ghost: FinishItem = {
       keys: [keys.schedule('ghost'), keys.scheduleRuns('ghost')],
-      args: ['x ghost 1 T0', entry, 'T1', 'success', '', ''],
+      args: ['x ghost 1 T0', entry, 'T1', 'success', '', '', '{"to":"ghost"}'],
     };
     expect(await finishMany(redis, 50, [finish, ghost])).toEqual(['run_once', 'finished']);
     expect(await finishMany(redis, 50, [finish])).toEqual(['finished']);
@@ -157,5 +157,7 @@ describe('takeMany and finishMany on Redis', () => {
       last_run_output: 'out',
     });
     expect(await redis.zscore(keys.scheduleRunning(), member)).toBeNull();
+    // Neither run had a delivery to record: the finisher's had none, the ghost never finished.
+    expect(await redis.zcard(keys.scheduleDeliveriesPending())).toBe(0);
   });
 });

@@ -101,6 +101,36 @@ describe('schedule run repository', () => {
     expect((await schedules.runs(s.id))[0]).toMatchObject({ delivery: { status: 'success' } });
   });
 
+  it('a finish with a delivery records it pending until its outcome is written', async () => {
+    const s = await schedule();
+    const run = runOf(s.id, 9000, 'rd');
+    await runs.claim(run, 'job');
+    const payload = { scheduleId: s.id, runId: 'rd', output: 'out' };
+    const finished = Date.now();
+    const [first, second] = await Promise.all([
+      runs.finish(run, { ...outcome, delivery: { status: 'pending' } }, payload),
+      // A second finisher (a sweep of the expired lease) records nothing.
+      runs.finish(run, outcome, { ...payload, output: 'other' }),
+    ]);
+    expect([first, second]).toEqual(['ok', 'finished']);
+    expect(await runs.deliveryStatus(s.id, 'rd')).toBe('pending');
+    expect(await runs.overdueDeliveries(finished - 60_000)).toEqual([]);
+    // Sweeps at time T with a grace of 1 s ask for what is older than T - 1 s.
+    const sweep = (at: number) => runs.overdueDeliveries(at - 1000, at);
+    const later = Date.now() + 2000;
+    const [a, b] = await Promise.all([sweep(later), sweep(later)]);
+    // One sweeper gets it; the other finds nothing until another grace has passed.
+    expect([a, b].sort((x, y) => y.length - x.length)).toEqual([[{ runId: 'rd', payload }], []]);
+    expect(await sweep(later + 999)).toEqual([]);
+    expect(await sweep(later + 1000)).toEqual([{ runId: 'rd', payload }]);
+    await runs.setDelivery(s.id, 'rd', { status: 'delivered' });
+    expect(await runs.deliveryStatus(s.id, 'rd')).toBe('delivered');
+    expect(await sweep(later + 60_000)).toEqual([]);
+    expect(await redis.hlen(keys.scheduleDeliveryPayloads())).toBe(0);
+    // A run that left the history has no status to tell.
+    expect(await runs.deliveryStatus(s.id, 'nope')).toBe('');
+  });
+
   it('a run_once schedule disables itself when its run finishes', async () => {
     const s = await schedule('0 3 * * *', { run_once: true });
     const run = runOf(s.id, 8000);

@@ -48,14 +48,33 @@ describe('tick repository', () => {
   it('claims a tick once and lists the group members in its pending set', async () => {
     await ticks.move('t1', null, spec('tt'));
     await ticks.move('t2', null, spec('tt'));
-    expect(await ticks.claimTick('tt', 1000, 'me', 60_000)).toBe(2);
-    expect(await ticks.claimTick('tt', 1000, 'other', 60_000)).toBe(-1);
+    expect(await ticks.claimTick(spec('tt'), 1000, 'me', 60_000)).toBe(2);
+    expect(await ticks.claimTick(spec('tt'), 1000, 'other', 60_000)).toBe(-1);
     expect((await ticks.pending('tt', 1000)).sort()).toEqual(['t1', 't2']);
     expect(await redis.pttl(keys.scheduleTickPending('tt', 1000))).toBeGreaterThan(0);
     expect(await redis.get(keys.scheduleTick('tt', 1000))).toBe('me');
     // An empty group claims its tick but lists nothing.
-    expect(await ticks.claimTick('empty', 1000, 'me', 60_000)).toBe(0);
+    expect(await ticks.claimTick(spec('empty'), 1000, 'me', 60_000)).toBe(0);
     expect(await redis.exists(keys.scheduleTickPending('empty', 1000))).toBe(0);
+  });
+
+  it('keeps a claimed tick open for a sweep, handing it to one sweeper per wait', async () => {
+    await ticks.move('o1', null, spec('oo'));
+    const claimedAt = Date.now();
+    expect(await ticks.claimTick(spec('oo'), 2000, 'me', 60_000)).toBe(1);
+    // Not yet overdue.
+    expect(await ticks.overdueTicks(claimedAt - 10_000)).toEqual([]);
+    // Sweeps at time T with a grace of 1 s ask for what is older than T - 1 s.
+    // (Ticks of the tests above are open too: only this one is looked at.)
+    const sweep = async (at: number) =>
+      (await ticks.overdueTicks(at - 1000, at)).filter((t) => t.tick.group === 'oo');
+    const later = claimedAt + 5000;
+    const due = [{ tick: spec('oo'), fireTime: 2000 }];
+    const [first, second] = await Promise.all([sweep(later), sweep(later)]);
+    expect([first, second].sort((a, b) => b.length - a.length)).toEqual([due, []]);
+    // Handed out again only a whole grace later.
+    expect(await sweep(later + 999)).toEqual([]);
+    expect(await sweep(later + 1000)).toEqual(due);
   });
 
   it('announces on the prefixed tick channel', async () => {

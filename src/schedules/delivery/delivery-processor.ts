@@ -11,6 +11,8 @@ export interface DeliveryJob {
   opts: { attempts?: number };
 }
 
+const settledStatuses = new Set(['delivered', 'failed', 'unknown']);
+
 /**
  * Processes one `deliveries` job: sends through the provider and records the outcome in the
  * run's history entry. Transient failures are rethrown so BullMQ retries with backoff; the last
@@ -20,13 +22,15 @@ export interface DeliveryJob {
  */
 export function createDeliveryProcessor(deps: {
   providers: ProviderRegistry;
-  runState: Pick<RunState, 'setDelivery'>;
+  runState: Pick<RunState, 'setDelivery' | 'deliveryStatus'>;
   store: Pick<ScheduleStore, 'get'>;
   /** Each delivery's outcome is recorded there too. */
   trail: Pick<AuditLog, 'record'>;
 }) {
   return async (job: DeliveryJob): Promise<void> => {
     const p = deliveryPayload.parse(job.data);
+    // A delivery whose outcome is recorded is never sent again, whoever enqueued it again.
+    if (settledStatuses.has(await deps.runState.deliveryStatus(p.scheduleId, p.runId))) return;
     const settle = async (status: 'delivered' | 'failed' | 'unknown', error?: string) => {
       await deps.runState.setDelivery(p.scheduleId, p.runId, {
         status,

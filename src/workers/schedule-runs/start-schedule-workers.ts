@@ -30,7 +30,8 @@ export function fireTimeOf(
  * Starts this process's `schedule-runs` and `deliveries` workers: `tick` jobs fan a firing out to
  * the schedules of their group (see tick-runner.ts), other jobs are one run (manual, catch-up).
  * First reconciles the tick groups and their job schedulers with the store (one replica at a time, under a Redis mutex) and ends runs left
- * `running` by a dead worker; then keeps sweeping expired run leases.
+ * `running` by a dead worker; then keeps sweeping expired run leases, abandoned ticks and
+ * deliveries left without a job.
  */
 export async function startScheduleWorkers(
   ctx: Context,
@@ -90,6 +91,7 @@ export async function startScheduleWorkers(
   worker.on('error', (err) => log.warn({ err: err.message }, 'schedule-runs worker error'));
 
   const deliveryConnection = createRedis(ctx.redisTarget, 'bullmq');
+  const deliveryLockMs = Math.min(10_000, schedules.leaseMs);
   const deliveries = new StartFirstWorker(
     queues.deliveries.name,
     async (job: Job) => schedules.deliver(job),
@@ -97,24 +99,32 @@ export async function startScheduleWorkers(
       connection: deliveryConnection,
       prefix,
       concurrency: 4,
-      // A dead worker's delivery is taken over within ~15 s; the next one finds its claims and
-      // skips what was sent, or records `unknown` for a part whose send it cannot know.
-      lockDuration: 10_000,
-      stalledInterval: 5_000,
+      // A dead worker's delivery is taken over within ~1.5 × the lock (10 s, or schedules.lock_ttl
+      // when shorter); the next one finds its claims and skips what was sent, or records
+      // `unknown` for a part whose send it cannot know. A job BullMQ fails for stalling once more
+      // is brought back by the delivery sweep below.
+      lockDuration: deliveryLockMs,
+      stalledInterval: Math.max(250, Math.floor(deliveryLockMs / 2)),
       maxStalledCount: 1,
     },
   );
   deliveries.on('error', (err) => log.warn({ err: err.message }, 'deliveries worker error'));
   await Promise.all([worker.waitUntilReady(), deliveries.waitUntilReady()]);
 
-  const sweep = setInterval(
-    () => {
-      schedules.executor
-        .sweepExpired()
-        .catch((err: Error) => log.warn({ err: err.message }, 'schedule lease sweep failed'));
-    },
-    Math.max(250, Math.floor(schedules.leaseMs / 2)),
-  );
+  // Every worker sweeps (each step is safe with several sweeping at once): runs whose lease
+  // expired end as interrupted; ticks claimed a sweep ago and still holding schedules to take
+  // (their claimer died) are drained; deliveries pending a sweep ago that left the queue without
+  // an outcome (their finisher died before enqueueing, or BullMQ failed them as stalled) are
+  // enqueued again.
+  const sweepMs = Math.max(250, Math.floor(schedules.leaseMs / 2));
+  const sweepOnce = async () => {
+    await schedules.executor.sweepExpired();
+    await ticks.recoverOpen(sweepMs);
+    await schedules.sweepDeliveries(sweepMs);
+  };
+  const sweep = setInterval(() => {
+    sweepOnce().catch((err: Error) => log.warn({ err: err.message }, 'schedule sweep failed'));
+  }, sweepMs);
   sweep.unref();
 
   return {

@@ -32,6 +32,8 @@ function setup(providers: ProviderRegistry, scheduleName: string | null = 'daily
       setDelivery: async (id: string, runId: string, delivery: object) => {
         recorded.push({ id, runId, delivery: delivery as RunEntry['delivery'] });
       },
+      deliveryStatus: async (_id: string, runId: string) =>
+        recorded.findLast((r) => r.runId === runId)?.delivery?.status ?? '',
     },
     store: {
       get: async (id: string) =>

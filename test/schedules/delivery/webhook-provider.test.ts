@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../src/errors/delivery-error.js';
 import { createEgress } from '../../../src/net/egress.js';
 import type { DeliveryMessage } from '../../../src/schedules/delivery/provider.js';
 import { createWebhookProvider } from '../../../src/schedules/delivery/webhook-provider.js';
+import type { Redis } from '../../../src/store/redis.js';
+import { createScheduleRunRepository } from '../../../src/store/schedule-run-repository.js';
 import { startServer, type LocalServer } from '../../net/local-server.js';
+import { dropPrefix, storeRedis, uniquePrefix } from '../../support/redis.js';
 
-const message: DeliveryMessage = {
+const base: DeliveryMessage = {
   deliveryId: 'r1:webhook:hook',
   scheduleId: 's1',
   scheduleName: 'daily',
@@ -16,15 +20,27 @@ const message: DeliveryMessage = {
   at: '2026-01-01T08:00:01.000Z',
 };
 
+/** Each call a delivery of its own (a POST is claimed once per delivery id). */
+const fresh = (): DeliveryMessage => ({ ...base, deliveryId: `${randomUUID()}:webhook:hook` });
+
 let server: LocalServer;
+let redis: Redis;
+let runState: ReturnType<typeof createScheduleRunRepository>;
+const prefix = uniquePrefix('webhook');
 
 beforeAll(async () => {
+  redis = storeRedis(prefix);
+  runState = createScheduleRunRepository(redis, { leaseMs: 1000, claimRetentionMs: 60_000 });
   server = await startServer((req, res) => {
     const status = Number(/\/status\/(\d+)/.exec(req.url ?? '')?.[1] ?? 204);
     res.writeHead(status).end();
   });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  redis.disconnect();
+  await dropPrefix(prefix);
+});
 
 function provider(allow = [`127.0.0.1:${server.port}`]) {
   const egress = createEgress({ allow, timeoutMs: 5000, maxBodyBytes: 1 << 20, maxRedirects: 0 });
@@ -36,11 +52,16 @@ function provider(allow = [`127.0.0.1:${server.port}`]) {
         [400, 404, 408, 429, 500, 503].map((s) => [`s${s}`, `${server.url}/status/${s}`]),
       ),
     },
+    sends: runState,
     timeoutMs: 2000,
   });
 }
 
-async function failure(p: ReturnType<typeof provider>, channel: string): Promise<DeliveryError> {
+async function failure(
+  p: ReturnType<typeof provider>,
+  channel: string,
+  message = fresh(),
+): Promise<DeliveryError> {
   const err = await p.deliver(channel, message).then(
     () => null,
     (e: unknown) => e,
@@ -52,7 +73,7 @@ async function failure(p: ReturnType<typeof provider>, channel: string): Promise
 describe('webhook provider', () => {
   it('POSTs the run as JSON to the channel URL', async () => {
     const before = server.requests.length;
-    await provider().deliver('ops', message);
+    await provider().deliver('ops', fresh());
     const req = server.requests[before];
     expect(req).toMatchObject({ method: 'POST', url: '/hook' });
     expect(req?.headers['content-type']).toBe('application/json');
@@ -97,5 +118,36 @@ describe('webhook provider', () => {
     expect(err.message).toMatch(/^webhook ops: /);
     expect(err.permanent).toBe(false);
     expect(server.requests.length).toBe(before);
+  });
+
+  it('sends a delivery once: a retry after its POST was answered does not POST again', async () => {
+    const p = provider();
+    const message = fresh();
+    const before = server.requests.length;
+    await p.deliver('ops', message);
+    await p.deliver('ops', message);
+    expect(server.requests.length).toBe(before + 1);
+  });
+
+  it('a POST whose sender stopped mid-send (its claim unsettled) is unknown, never sent again', async () => {
+    const message = fresh();
+    // The sender that died: it claimed the POST and never said how it ended.
+    expect(await runState.claimWebhookSend(message.deliveryId, 60_000)).toBe('claimed');
+    const before = server.requests.length;
+    const err = await failure(provider(), 'ops', message);
+    expect(err.details.unknown).toBe(true);
+    expect(err.permanent).toBe(true);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('a failure the sender saw lets the claim go: the retry POSTs again', async () => {
+    const p = provider();
+    const message = fresh();
+    const before = server.requests.length;
+    expect((await failure(p, 's503', message)).permanent).toBe(false);
+    expect((await failure(p, 's503', message)).details.unknown).toBe(false);
+    expect((await failure(provider(['example.invalid']), 'ops', message)).permanent).toBe(false);
+    await p.deliver('ops', message);
+    expect(server.requests.length).toBe(before + 3);
   });
 });

@@ -4,19 +4,20 @@
 -- the claim is that of schedule-claim (SET NX on the fire time).
 -- The schedule hashes and claim keys are built here from the ids popped (key templates passed
 -- in ARGV), as BullMQ's own scripts do; Steward runs on a single Redis, not a cluster.
--- KEYS: running, pending. ARGV: hash key head, claim key head, claim key tail, retention, lease
--- deadline, fire, pattern, zone, started at, claim ('1', or '0' to only pop late runs), field
--- count, fields (name, cron_expr, enabled, timezone, misfire_through, last_fire_at, then the
+-- The take that empties the pending set closes the tick (ZREM from the open ticks).
+-- KEYS: running, pending, open ticks. ARGV: hash key head, claim key head, claim key tail,
+-- retention, lease deadline, fire, pattern, zone, started at, claim ('1', or '0' to only pop late
+-- runs), open member, field count, fields (name, cron_expr, enabled, timezone, misfire_through, last_fire_at, then the
 -- run target's: type, script_name, prompt, output_target), then one run id
 -- per schedule to take. Returns {remaining, {id, result, target?}...}; a target is {name, type,
 -- script_name, prompt, output_target}.
 local hashHead, claimHead, claimTail = ARGV[1], ARGV[2], ARGV[3]
 local retention, deadline, fire = ARGV[4], ARGV[5], ARGV[6]
 local pattern, zone, started, claim = ARGV[7], ARGV[8], ARGV[9], ARGV[10]
-local nf = tonumber(ARGV[11])
+local nf = tonumber(ARGV[12])
 local fields = {}
-for i = 1, nf do fields[i] = ARGV[11 + i] end
-local firstRun = 12 + nf
+for i = 1, nf do fields[i] = ARGV[12 + i] end
+local firstRun = 13 + nf
 local ids = redis.call('SPOP', KEYS[2], #ARGV - firstRun + 1)
 local out = {}
 for i, id in ipairs(ids) do
@@ -48,4 +49,6 @@ for i, id in ipairs(ids) do
   out[#out + 1] = values and {id, result, {values[1], values[7], values[8], values[9], values[10]}}
     or {id, result}
 end
-return {redis.call('SCARD', KEYS[2]), out}
+local remaining = redis.call('SCARD', KEYS[2])
+if remaining == 0 then redis.call('ZREM', KEYS[3], ARGV[11]) end
+return {remaining, out}
