@@ -6,6 +6,7 @@ const BROWSER = [
   'test/ui/setup-token.test.ts',
   'test/ui/schedule-run-once.test.ts',
   'test/ui/activity.test.ts',
+  'test/ui/review.test.ts',
 ];
 
 export default defineConfig({

@@ -63,3 +63,25 @@ export async function uiLogin(page: Page): Promise<void> {
 export async function pageWidth(page: Page): Promise<number> {
   return (await page.evaluate('document.documentElement.scrollWidth')) as number;
 }
+
+/** The innermost elements reaching past the right edge of the viewport, to say what widens it. */
+export async function overflowing(page: Page): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    const w = document.documentElement.clientWidth;
+    const out = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.right <= w + 0.5 || r.width === 0) continue;
+      if ([...el.children].some((c) => c.getBoundingClientRect().right > w + 0.5)) continue;
+      // Inside a box that scrolls (or clips) within the screen: that box holds it.
+      let clipped = false;
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const o = getComputedStyle(a).overflowX;
+        if (o !== 'visible' && a.getBoundingClientRect().right <= w + 0.5) clipped = true;
+      }
+      if (clipped) continue;
+      out.push(el.tagName.toLowerCase() + '.' + [...el.classList].join('.') + ' ' + Math.round(r.right) + ': ' + (el.textContent || '').slice(0, 40));
+    }
+    return out.slice(0, 10);
+  })()`)) as string[];
+}

@@ -7,7 +7,7 @@ import {
   startSteward,
   type RunningSteward,
 } from '../support/browser.js';
-import { pageWidth, setupAdmin, uiLogin, type ApiCall } from '../support/ui-admin.js';
+import { overflowing, pageWidth, setupAdmin, uiLogin, type ApiCall } from '../support/ui-admin.js';
 
 /**
  * The Activity screen against a real `steward start`: what the administrator did (a login in
@@ -128,7 +128,7 @@ describe('the Activity screen', { timeout: 180_000 }, () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/activity');
     await expect.poll(() => entries().count()).toBe(50);
-    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+    expect(await pageWidth(page), (await overflowing(page)).join('\n')).toBeLessThanOrEqual(390);
     await expectAccessible(page, 'activity on a phone');
     await screenshot(page, 'activity-phone');
     expect(pageErrors).toEqual([]);

@@ -176,7 +176,10 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     await diff.getByText('return {"greeting": "hello " + args.get("name", "world")}').waitFor();
     expect(await diff.locator('td.add').count()).toBe(5);
     // The secret and where it may go are part of what is approved.
-    await page.getByRole('cell', { name: 'api.example.com', exact: true }).waitFor();
+    await page
+      .getByRole('list', { name: 'Secrets it declares' })
+      .getByText('api.example.com', { exact: true })
+      .waitFor();
     await expectAccessible(page, 'review');
     await screenshot(page, '07-review-new');
     await page.getByRole('button', { name: 'Approve this text' }).click();
