@@ -7,6 +7,7 @@ const BROWSER = [
   'test/ui/schedule-run-once.test.ts',
   'test/ui/activity.test.ts',
   'test/ui/review.test.ts',
+  'test/ui/versions.test.ts',
 ];
 
 export default defineConfig({
