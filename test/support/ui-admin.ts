@@ -12,18 +12,22 @@ export type ApiCall = (
 
 /** Creates the administrator of a fresh `steward start`, then logs a second client in. */
 export async function setupAdmin(base: string): Promise<ApiCall> {
-  // A loaded machine may answer 503 ("starting", store not reached yet) for a moment.
-  let setup: Response;
+  // A loaded machine may answer 503 ("starting", store not reached yet), or drop a connection,
+  // for a moment.
+  let setup: Response | null;
   for (let tries = 0; ; tries++) {
     setup = await fetch(`${base}/api/setup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...ADMIN, confirm_password: ADMIN.password }),
+    }).catch((err: Error) => {
+      if (tries === 120) throw err;
+      return null;
     });
-    if (setup.status !== 503 || tries === 120) break;
+    if ((setup && setup.status !== 503) || tries === 120) break;
     await new Promise((r) => setTimeout(r, 500));
   }
-  expect(setup.status, await setup.clone().text()).toBe(200);
+  expect(setup?.status, await setup?.clone().text()).toBe(200);
   return loginApi(base);
 }
 

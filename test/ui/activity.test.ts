@@ -114,6 +114,7 @@ describe('the Activity screen', { timeout: 180_000 }, () => {
 
     // A time range that ends before anything happened finds nothing.
     await page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe('');
     await page.getByLabel('Until').fill('2001-01-01T00:00');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByText('No activity matches these filters.').waitFor();

@@ -11,7 +11,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api } from '../api/client';
 import type { AuditEntry, AuditPage } from '../api/types';
@@ -55,8 +55,12 @@ export default function ActivityPage() {
   const [moreError, setMoreError] = useState<unknown>(null);
   const [loadingMore, setLoadingMore] = useState(false);
 
+  // The filters this page put in the address itself: the form already shows them, and may
+  // have been edited since; only an address changed from elsewhere (a link, Back) refills it.
+  const ownKey = useRef<string | null>(null);
   useEffect(() => {
-    setForm(filtersOf(params));
+    if (ownKey.current !== key) setForm(filtersOf(params));
+    ownKey.current = null;
     setOlder([]);
     setMoreError(null);
   }, [key]);
@@ -68,6 +72,7 @@ export default function ActivityPage() {
   const apply = (next: AuditFilters) => {
     const q = new URLSearchParams();
     for (const k of filterKeys) if (next[k].trim()) q.set(k, next[k].trim());
+    ownKey.current = filterKeys.map((k) => q.get(k) ?? '').join('\u0000');
     setParams(q);
   };
 
