@@ -5,6 +5,9 @@ const BROWSER = [
   'test/ui/journey.test.ts',
   'test/ui/setup-token.test.ts',
   'test/ui/schedule-run-once.test.ts',
+  'test/ui/activity.test.ts',
+  'test/ui/review.test.ts',
+  'test/ui/versions.test.ts',
 ];
 
 export default defineConfig({

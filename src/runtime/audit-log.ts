@@ -5,6 +5,7 @@ import {
   chainHash,
   canonicalJson,
   hashText,
+  type AuditChannel,
   type AuditEntry,
   type AuditEvent,
   type ChainedEntry,
@@ -32,6 +33,9 @@ export interface AuditQuery {
   /** `script` matches `script.approve`, `script.update`…; a full action matches itself. */
   action?: string;
   actor?: string;
+  channel?: AuditChannel;
+  /** Exactly this target: a script name, a schedule id… */
+  target?: string;
   since?: Date;
   until?: Date;
   limit?: number;
@@ -162,7 +166,9 @@ export function createAuditLog({
     (q.action === undefined ||
       entry.action === q.action ||
       entry.action.startsWith(`${q.action}.`)) &&
-    (q.actor === undefined || entry.actor === q.actor);
+    (q.actor === undefined || entry.actor === q.actor) &&
+    (q.channel === undefined || entry.channel === q.channel) &&
+    (q.target === undefined || entry.target === q.target);
 
   return {
     record,

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  hiddenCharacters,
-  newCapabilities,
-  scriptCapabilities,
-} from '../../src/scripts/capabilities.js';
+import { newCapabilities, scriptCapabilities } from '../../src/scripts/capabilities.js';
+import { hiddenCharacters } from '../../src/scripts/hidden-characters.js';
 
 const approved = `# @secrets: API_KEY -> api.example.com in header Authorization
 def fetch(city):

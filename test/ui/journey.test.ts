@@ -176,7 +176,10 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     await diff.getByText('return {"greeting": "hello " + args.get("name", "world")}').waitFor();
     expect(await diff.locator('td.add').count()).toBe(5);
     // The secret and where it may go are part of what is approved.
-    await page.getByRole('cell', { name: 'api.example.com', exact: true }).waitFor();
+    await page
+      .getByRole('list', { name: 'Secrets it declares' })
+      .getByText('api.example.com', { exact: true })
+      .waitFor();
     await expectAccessible(page, 'review');
     await screenshot(page, '07-review-new');
     await page.getByRole('button', { name: 'Approve this text' }).click();
@@ -409,8 +412,6 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
   });
 
   it('a change made during a review is not approved: the new diff is shown instead', async () => {
-    // Another administrator (here: the API directly) changes the script while it is on screen.
-    const api = await loginApi(steward.base);
     const changed = SOURCE.replace('"hello "', '"good morning "');
     await nav('Scripts').click();
     await page.getByRole('link', { name: 'greet.star', exact: true }).click();
@@ -424,13 +425,17 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     await diff.locator('td.del', { hasText: '"hello "' }).waitFor();
     await screenshot(page, '17-review-change');
 
+    // Another administrator (here: the API directly) changes the script while it is on screen.
+    // Logged in just now: access tokens here live 8 s, shorter than the steps above on a loaded
+    // machine.
+    const api = await loginApi(steward.base);
     const put = await api('PUT', '/api/scripts/greet.star', { source: changed });
     expect(put.status).toBe(200);
     await page.getByRole('button', { name: 'Approve this text' }).click();
     await page.getByText('The script changed while you were reviewing it').waitFor();
     await diff.locator('td.add', { hasText: '"good morning "' }).waitFor();
     expect(await diff.locator('td.add', { hasText: '"hi "' }).count()).toBe(0);
-    const detail = await api('GET', '/api/scripts/greet.star');
+    const detail = await (await loginApi(steward.base))('GET', '/api/scripts/greet.star');
     expect((detail.body as { status: string }).status).toBe('pending');
     await expectAccessible(page, 'review after a change');
     await screenshot(page, '18-review-overtaken');

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { diffRows } from '../../ui/src/diff-rows.js';
+import { diffRows, unifiedRows } from '../../ui/src/diff-rows.js';
+import { visibleParts } from '../../ui/src/visible-text.js';
 import {
   blankSchedule,
   changedBody,
@@ -45,6 +46,49 @@ describe('diffRows', () => {
       { left: { n: 3, text: 'c', kind: 'same' }, right: { n: 3, text: 'c', kind: 'same' } },
       { right: { n: 4, text: 'd', kind: 'add' } },
     ]);
+  });
+
+  it('marks what changed within a replaced line, and only that', () => {
+    const [row] = diffRows(
+      'x = http.get("https://a.example")\n',
+      'x = http.post("https://b.example")\n',
+    );
+    const changed = (parts?: Array<{ text: string; changed: boolean }>) =>
+      parts?.filter((p) => p.changed).map((p) => p.text);
+    expect(changed(row!.left!.parts)).toEqual(['get', 'a']);
+    expect(changed(row!.right!.parts)).toEqual(['post', 'b']);
+    expect(row!.left!.parts!.map((p) => p.text).join('')).toBe(row!.left!.text);
+    const [spaced] = diffRows('return total + 1\n', 'return total - 1\n');
+    expect(changed(spaced!.right!.parts)).toEqual(['-']);
+  });
+
+  it('lays the same rows out one under the other for a narrow screen', () => {
+    const rows = diffRows('a\nb\nc\nz\n', 'a\nB\nC\nz\nd\n');
+    expect(
+      unifiedRows(rows).map((u) => [u.old ?? null, u.new ?? null, u.line.kind, u.line.text]),
+    ).toEqual([
+      [1, 1, 'same', 'a'],
+      [2, null, 'del', 'b'],
+      [3, null, 'del', 'c'],
+      [null, 2, 'add', 'B'],
+      [null, 3, 'add', 'C'],
+      [4, 4, 'same', 'z'],
+      [null, 5, 'add', 'd'],
+    ]);
+  });
+});
+
+describe('invisible characters in the diff', () => {
+  it('names each one Steward reports and leaves the rest as text', () => {
+    expect(visibleParts('a\u202eb\u200b\u{E0041}c é')).toEqual([
+      'a',
+      { code: 'U+202E', name: 'right-to-left override' },
+      'b',
+      { code: 'U+200B', name: 'zero width space' },
+      { code: 'U+E0041', name: 'tag character' },
+      'c é',
+    ]);
+    expect(visibleParts('plain')).toEqual(['plain']);
   });
 });
 

@@ -18,6 +18,7 @@ const SchedulePage = lazy(() => import('./pages/schedule-page'));
 const SessionsPage = lazy(() => import('./pages/sessions-page'));
 const SessionChatPage = lazy(() => import('./pages/session-chat-page'));
 const ChatPage = lazy(() => import('./pages/chat-page'));
+const ActivityPage = lazy(() => import('./pages/activity-page'));
 
 /**
  * The client routes; src/api/routes/ui.ts answers index.html for each of their first segments
@@ -52,6 +53,7 @@ export function App() {
           <Route path="/sessions" element={<SessionsPage />} />
           <Route path="/sessions/:id" element={<SessionChatPage />} />
           <Route path="/chat" element={<ChatPage />} />
+          <Route path="/activity" element={<ActivityPage />} />
           <Route path="/login" element={<AfterLogin />} />
           <Route path="/setup" element={<Navigate to="/" replace />} />
           <Route path="*" element={<NotFound />} />

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditEntrySchema } from '../../runtime/audit-entry.js';
+import { auditChannels, auditEntrySchema } from '../../runtime/audit-entry.js';
 import type { AuditLog } from '../../runtime/audit-log.js';
 
 const isoTime = z.iso.datetime({ offset: true });
@@ -11,6 +11,9 @@ export const auditQuerySchema = z
     /** An action (`script.approve`) or its area (`script`). */
     action: z.string().min(1).max(100).optional(),
     actor: z.string().min(1).max(200).optional(),
+    channel: z.enum(auditChannels).optional(),
+    /** Exactly this target: a script name, a schedule id, a secret name… */
+    target: z.string().min(1).max(200).optional(),
     since: isoTime.optional(),
     until: isoTime.optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -30,6 +30,7 @@ export const UI_CLIENT_ROUTES = [
   '/sessions',
   '/sessions/*',
   '/chat',
+  '/activity',
 ] as const;
 
 /**

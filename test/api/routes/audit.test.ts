@@ -4,6 +4,12 @@ import { createScriptsHarness, type ScriptsHarness } from '../../scripts/harness
 let h: ScriptsHarness;
 beforeAll(async () => {
   h = await createScriptsHarness();
+  await h.services.audit.record({
+    actor: 'mcp',
+    channel: 'mcp',
+    action: 'script.update',
+    target: 'b.star',
+  });
   for (const [action, actor] of [
     ['script.create', 'admin'],
     ['script.approve', 'admin'],
@@ -31,9 +37,24 @@ describe('GET /api/audit', () => {
     expect(ai.entries.map((e: { action: string }) => e.action)).toEqual(['tool.call']);
   });
 
+  it('filters by channel and by exact target', async () => {
+    const mcp = (await h.call('GET', '/api/audit?channel=mcp')).json();
+    expect(mcp.entries.map((e: { target: string }) => e.target)).toEqual(['b.star']);
+    const a = (await h.call('GET', '/api/audit?action=script&target=a.star')).json();
+    expect(a.entries.map((e: { action: string }) => e.action)).toEqual([
+      'script.approve',
+      'script.create',
+    ]);
+    // A target is matched whole: a prefix finds nothing.
+    expect((await h.call('GET', '/api/audit?target=a')).json().entries).toEqual([]);
+  });
+
   it('refuses a bad filter and an anonymous caller', async () => {
     expect((await h.call('GET', '/api/audit?since=yesterday')).statusCode).toBe(400);
     expect((await h.call('GET', '/api/audit?cursor=abc')).statusCode).toBe(400);
+    const channel = await h.call('GET', '/api/audit?channel=carrier-pigeon');
+    expect(channel.statusCode).toBe(400);
+    expect(channel.json()).toMatchObject({ error: 'invalid_request' });
     expect((await h.app.inject({ method: 'GET', url: '/api/audit' })).statusCode).toBe(401);
   });
 });

@@ -57,6 +57,7 @@ describe('the web UI at /', () => {
       '/schedules/new',
       '/sessions/ses_1',
       '/chat',
+      '/activity',
       '/secrets',
     ]) {
       const res = await t.app.inject({ method: 'GET', url });

@@ -30,6 +30,8 @@ import type {
 import type { modelRefSchema } from '../../../src/engine/models-service.js';
 import type { MetricsSnapshot as ServerMetrics } from '../../../src/api/metrics.js';
 import type { statusSchema } from '../../../src/api/routes/status.js';
+import type { auditPageSchema } from '../../../src/api/routes/audit.js';
+import type { AuditChannel as ServerAuditChannel } from '../../../src/runtime/audit-entry.js';
 
 export type ScriptStatus = DomainScriptStatus;
 export type ScriptListEntry = z.infer<typeof scriptListEntrySchema>;
@@ -53,6 +55,9 @@ export type ScheduleRun = z.infer<typeof runEntrySchema>;
 export type CreateSchedule = z.input<typeof createScheduleBody>;
 export type UpdateSchedule = z.input<typeof updateScheduleBody>;
 export type Metrics = ServerMetrics;
+export type AuditPage = z.infer<typeof auditPageSchema>;
+export type AuditEntry = AuditPage['entries'][number];
+export type AuditChannel = ServerAuditChannel;
 
 /** `GET /ready`. */
 export interface Readiness {

@@ -11,6 +11,7 @@ const sections = [
   { to: '/schedules', label: 'Schedules' },
   { to: '/sessions', label: 'Sessions' },
   { to: '/chat', label: 'Chat' },
+  { to: '/activity', label: 'Activity' },
 ];
 
 export function AppLayout({ children }: { children: ReactNode }) {

@@ -17,6 +17,7 @@ import type { Health, Metrics, Readiness, Schedule, ScriptListEntry, Status } fr
 import { useData } from '../api/use-data';
 import { RunStatusBadge, ScriptStatusBadge } from '../components/badges';
 import { DataTable } from '../components/data-table';
+import { PendingList } from '../components/pending-list';
 import { Empty, Loaded } from '../components/states';
 import { When } from '../components/time';
 
@@ -94,40 +95,7 @@ export default function DashboardPage() {
           Waiting for your approval
         </Title>
         <Loaded state={scripts} what="scripts">
-          {({ scripts: list }) => {
-            const pending = list.filter((s) => s.status === 'pending');
-            if (pending.length === 0) return <Empty>No script waits for review.</Empty>;
-            return (
-              <DataTable
-                striped
-                highlightOnHover
-                columns={['Script', 'Description', 'Changed', 'Action']}
-              >
-                {pending.map((s) => (
-                  <Table.Tr key={s.name}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/scripts/${encodeURIComponent(s.name)}`}>
-                        {s.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{s.description || '—'}</Table.Td>
-                    <Table.Td>
-                      <When at={s.modified_at} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Anchor
-                        component={Link}
-                        to={`/scripts/${encodeURIComponent(s.name)}/review`}
-                        aria-label={`Review ${s.name}`}
-                      >
-                        Review
-                      </Anchor>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </DataTable>
-            );
-          }}
+          {({ scripts: list }) => <PendingList scripts={list} />}
         </Loaded>
       </section>
 

@@ -5,7 +5,6 @@ import {
   Button,
   Code,
   Group,
-  Select,
   SimpleGrid,
   Stack,
   Table,
@@ -15,7 +14,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { api, errorMessage } from '../api/client';
 import type { RunResult, ScriptDetail, SecretInfo, VersionEntry } from '../api/types';
@@ -24,8 +23,8 @@ import { RunStatusBadge, ScriptStatusBadge } from '../components/badges';
 import CodeEditor from '../components/code-editor';
 import { ConfirmButton } from '../components/confirm-button';
 import { DataTable } from '../components/data-table';
-import { SideBySideDiff } from '../components/side-by-side-diff';
-import { Empty, ErrorAlert, Loaded, Loading } from '../components/states';
+import { ScriptVersions } from '../components/script-versions';
+import { Empty, ErrorAlert, Loaded } from '../components/states';
 import { When } from '../components/time';
 
 const path = (name: string) => `/api/scripts/${encodeURIComponent(name)}`;
@@ -34,9 +33,22 @@ export default function ScriptPage() {
   const { name = '' } = useParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const { notice, tone = 'green' } = (location.state ?? {}) as { notice?: string; tone?: string };
+  // A notice from the screen before is shown once: kept here, then taken out of the history
+  // entry, so a reload does not show it again over a script that changed since.
+  const [{ notice, tone = 'green' }] = useState(
+    () => (location.state ?? {}) as { notice?: string; tone?: string },
+  );
+  useEffect(() => {
+    if (location.state) navigate(location.pathname, { replace: true, state: null });
+  }, [location.state, location.pathname, navigate]);
   const script = useData(() => api.get<ScriptDetail>(path(name)), [name]);
+  // The head of the history is the version whose text and hash the header shows.
+  const head = useData(
+    () => api.get<{ versions: VersionEntry[] }>(`${path(name)}/history`),
+    [name, script.data?.hash],
+  );
   const [tab, setTab] = useState<string | null>('source');
+  const [restored, setRestored] = useState<string | null>(null);
 
   return (
     <Stack>
@@ -46,18 +58,30 @@ export default function ScriptPage() {
           All scripts
         </Anchor>
       </Group>
-      {notice && (
+      {notice && !restored && (
         <Alert color={tone} role="status">
           {notice}
+        </Alert>
+      )}
+      {restored && (
+        <Alert color="green" role="status" title="Restored">
+          {restored}
         </Alert>
       )}
       <Loaded state={script} what="the script">
         {(s) => (
           <Stack>
-            <Group gap="sm">
+            <Group gap="sm" wrap="wrap">
               <ScriptStatusBadge status={s.status} />
-              <Text size="sm">
-                <Code>{s.hash}</Code>
+              <Text size="sm" className="long-word">
+                Version <Code>{head.data?.versions[0]?.commit.slice(0, 8) ?? '…'}</Code> (current),
+                text hash <Code className="long-word">{s.hash}</Code>
+                {s.approved_commit && s.status !== 'approved' && (
+                  <>
+                    ; version <Code>{s.approved_commit.slice(0, 8)}</Code> is the approved one and
+                    runs until this one is decided
+                  </>
+                )}
               </Text>
             </Group>
             {s.status === 'rejected' && (
@@ -123,7 +147,13 @@ export default function ScriptPage() {
                 <RunHistory script={s} />
               </Tabs.Panel>
               <Tabs.Panel value="versions" pt="md">
-                <Versions name={name} onRestored={() => void script.reload()} />
+                <ScriptVersions
+                  script={s}
+                  onRestored={(text) => {
+                    setRestored(text);
+                    void script.reload();
+                  }}
+                />
               </Tabs.Panel>
             </Tabs>
           </Stack>
@@ -212,6 +242,12 @@ function TestRunner({ script, onRan }: { script: ScriptDetail; onRan: () => void
   const [result, setResult] = useState<RunResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const unavailable =
+    script.status === 'pending'
+      ? 'This text waits for your review: approve it first, then run it here.'
+      : script.status === 'rejected'
+        ? 'This script is rejected: nothing of it runs. Edit it, or restore an approved version.'
+        : null;
 
   let parsed: unknown = null;
   let argsError: string | null = null;
@@ -241,8 +277,10 @@ function TestRunner({ script, onRan }: { script: ScriptDetail; onRan: () => void
 
   return (
     <Stack>
-      {script.status !== 'approved' && (
-        <Alert color="yellow">Only an approved script runs. Review and approve it first.</Alert>
+      {unavailable && (
+        <Alert color="yellow" id="run-unavailable" title="Test runs are for approved text only">
+          {unavailable}
+        </Alert>
       )}
       <form
         onSubmit={(e) => {
@@ -269,7 +307,12 @@ function TestRunner({ script, onRan }: { script: ScriptDetail; onRan: () => void
             w={260}
           />
           <Group>
-            <Button type="submit" loading={busy} disabled={!!argsError}>
+            <Button
+              type="submit"
+              loading={busy}
+              disabled={!!argsError || !!unavailable}
+              aria-describedby={unavailable ? 'run-unavailable' : undefined}
+            >
               Run test
             </Button>
           </Group>
@@ -327,112 +370,5 @@ function RunHistory({ script }: { script: ScriptDetail }) {
         </Table.Tr>
       ))}
     </DataTable>
-  );
-}
-
-function Versions({ name, onRestored }: { name: string; onRestored: () => void }) {
-  const versions = useData(
-    () => api.get<{ versions: VersionEntry[] }>(`${path(name)}/history`),
-    [name],
-  );
-  const [from, setFrom] = useState<string | null>(null);
-  const [to, setTo] = useState<string | null>(null);
-  const [pair, setPair] = useState<{ before: string; after: string } | null>(null);
-  const [pairError, setPairError] = useState<unknown>(null);
-  const [loadingPair, setLoadingPair] = useState(false);
-
-  const compare = async (a: string, b: string) => {
-    setLoadingPair(true);
-    setPairError(null);
-    try {
-      const [x, y] = await Promise.all(
-        [a, b].map((c) => api.get<{ source: string }>(`${path(name)}/history/${c}`)),
-      );
-      setPair({ before: x!.source, after: y!.source });
-    } catch (err) {
-      setPairError(err);
-    } finally {
-      setLoadingPair(false);
-    }
-  };
-
-  return (
-    <Loaded state={versions} what="versions">
-      {({ versions: list }) => {
-        const options = list.map((v, i) => ({
-          value: v.commit,
-          label: `${i === 0 ? 'current — ' : ''}${v.commit.slice(0, 8)} ${v.message} (${new Date(v.timestamp).toLocaleString()})`,
-        }));
-        return (
-          <Stack>
-            <DataTable striped columns={['Version', 'Change', 'By', 'When', 'Restore']}>
-              {list.map((v, i) => (
-                <Table.Tr key={v.commit}>
-                  <Table.Td>
-                    <Code>{v.commit.slice(0, 8)}</Code>
-                  </Table.Td>
-                  <Table.Td>{v.message}</Table.Td>
-                  <Table.Td>{v.author}</Table.Td>
-                  <Table.Td>
-                    <When at={v.timestamp} />
-                  </Table.Td>
-                  <Table.Td>
-                    {i === 0 ? (
-                      <Text size="sm" c="dimmed">
-                        current
-                      </Text>
-                    ) : (
-                      <ConfirmButton
-                        size="xs"
-                        variant="default"
-                        color="gray"
-                        title={`Restore version ${v.commit.slice(0, 8)}?`}
-                        message="Its text becomes a new version, pending your approval again."
-                        confirmLabel="Restore"
-                        onConfirm={async () => {
-                          await api.post(`${path(name)}/restore/${v.commit}`);
-                          await versions.reload();
-                          onRestored();
-                        }}
-                      >
-                        Restore
-                      </ConfirmButton>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </DataTable>
-            {list.length > 1 && (
-              <Stack gap="xs">
-                <Title order={3} size="h5">
-                  Compare two versions
-                </Title>
-                <Group align="flex-end">
-                  <Select label="From" data={options} value={from} onChange={setFrom} w={360} />
-                  <Select label="To" data={options} value={to} onChange={setTo} w={360} />
-                  <Button
-                    variant="default"
-                    disabled={!from || !to}
-                    onClick={() => from && to && void compare(from, to)}
-                  >
-                    Compare
-                  </Button>
-                </Group>
-                {loadingPair && <Loading label="Loading both versions…" />}
-                {pairError ? <ErrorAlert error={pairError} /> : null}
-                {pair && (
-                  <SideBySideDiff
-                    before={pair.before}
-                    after={pair.after}
-                    beforeLabel={`From ${from?.slice(0, 8)}`}
-                    afterLabel={`To ${to?.slice(0, 8)}`}
-                  />
-                )}
-              </Stack>
-            )}
-          </Stack>
-        );
-      }}
-    </Loaded>
   );
 }

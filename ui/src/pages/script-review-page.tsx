@@ -6,20 +6,26 @@ import {
   Group,
   Modal,
   Stack,
-  Table,
   Text,
   Textarea,
   Title,
 } from '@mantine/core';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { api, ApiError, errorMessage } from '../api/client';
-import type { ScriptDetail } from '../api/types';
+import type {
+  Schedule,
+  ScriptDetail,
+  ScriptListEntry,
+  SecretInfo,
+  VersionEntry,
+} from '../api/types';
 import { useData } from '../api/use-data';
 import { ScriptStatusBadge } from '../components/badges';
-import { DataTable } from '../components/data-table';
+import { ReviewReach } from '../components/review-reach';
 import { SideBySideDiff } from '../components/side-by-side-diff';
 import { Loaded } from '../components/states';
+import { nextPending } from '../review-facts';
 import { scriptHash } from '../sha256';
 
 interface Review {
@@ -28,17 +34,34 @@ interface Review {
   approved: { commit: string; source: string } | null;
   /** sha256 of `detail.source`, the text on screen, computed here. */
   shownHash: string;
+  /** The history entry of the text on screen: who proposed it, when. */
+  proposed: VersionEntry | null;
+  secrets: SecretInfo[];
+  schedules: Schedule[];
 }
 
 async function loadReview(name: string): Promise<Review> {
   const base = `/api/scripts/${encodeURIComponent(name)}`;
-  const detail = await api.get<ScriptDetail>(base);
+  const [detail, history, secrets, schedules] = await Promise.all([
+    api.get<ScriptDetail>(base),
+    api.get<{ versions: VersionEntry[] }>(`${base}/history`),
+    api.get<{ secrets: SecretInfo[] }>('/api/secrets'),
+    api.get<{ schedules: Schedule[] }>('/api/schedules'),
+  ]);
   const approved = detail.approved_commit
     ? await api.get<{ commit: string; source: string }>(
         `${base}/history/${encodeURIComponent(detail.approved_commit)}`,
       )
     : null;
-  return { detail, approved, shownHash: await scriptHash(detail.source) };
+  return {
+    detail,
+    approved,
+    shownHash: await scriptHash(detail.source),
+    // Newest first: the head of the history is the text on screen.
+    proposed: history.versions[0] ?? null,
+    secrets: secrets.secrets,
+    schedules: schedules.schedules,
+  };
 }
 
 /**
@@ -48,7 +71,15 @@ async function loadReview(name: string): Promise<Review> {
  */
 export default function ScriptReviewPage() {
   const { name = '' } = useParams();
+  // A fresh page per script: "Approve and next" never shows one script's review under another's
+  // name while the next one loads.
+  return <Review key={name} name={name} />;
+}
+
+function Review({ name }: { name: string }) {
   const navigate = useNavigate();
+  const location = useLocation();
+  const arrived = (location.state as { notice?: string } | null)?.notice;
   const review = useData(() => loadReview(name), [name]);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -56,15 +87,29 @@ export default function ScriptReviewPage() {
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
 
-  const approve = async (r: Review) => {
+  const queue = useData(() => api.get<{ scripts: ScriptListEntry[] }>('/api/scripts'), [name]);
+  const next = queue.data ? nextPending(queue.data.scripts, name) : null;
+
+  const approve = async (r: Review, andNext: boolean) => {
     setBusy(true);
     setError(null);
     setNotice(null);
     try {
       await api.post(`/api/scripts/${encodeURIComponent(name)}/approve`, { hash: r.shownHash });
-      navigate(`/scripts/${encodeURIComponent(name)}`, {
-        state: { notice: `${name} approved: the AI may run this text now.` },
-      });
+      const done = `${name} approved: the AI may run this text now.`;
+      // The queue may have moved meanwhile: ask again which script waits next.
+      const after = andNext
+        ? nextPending((await api.get<{ scripts: ScriptListEntry[] }>('/api/scripts')).scripts, name)
+        : null;
+      if (after) {
+        navigate(`/scripts/${encodeURIComponent(after)}/review`, { state: { notice: done } });
+      } else {
+        navigate(`/scripts/${encodeURIComponent(name)}`, {
+          state: {
+            notice: andNext ? `${done} No other script waits for review.` : done,
+          },
+        });
+      }
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         await review.reload();
@@ -103,6 +148,11 @@ export default function ScriptReviewPage() {
           Back to the script
         </Anchor>
       </Group>
+      {arrived && (
+        <Alert color="green" role="status">
+          {arrived}
+        </Alert>
+      )}
       {notice && (
         <Alert color="orange" title="The script changed" role="alert">
           {notice}
@@ -117,13 +167,12 @@ export default function ScriptReviewPage() {
         {(r) => {
           const { detail, approved } = r;
           const upToDate = detail.status === 'approved' && approved?.source === detail.source;
-          const secrets = detail.metadata.secrets;
           return (
             <Stack>
               <Group gap="sm">
                 <ScriptStatusBadge status={detail.status} />
                 <Text size="sm">
-                  Hash of the text shown: <Code>{r.shownHash}</Code>
+                  Hash of the text shown: <Code className="long-word">{r.shownHash}</Code>
                 </Text>
               </Group>
               {r.shownHash !== detail.hash && (
@@ -138,30 +187,12 @@ export default function ScriptReviewPage() {
                   {detail.rejected_by ? ` (by ${detail.rejected_by})` : ''}
                 </Alert>
               )}
-              {secrets.length > 0 && (
-                <DataTable withTableBorder columns={['Secret the script reads', 'May be sent to']}>
-                  {secrets.map((s) => (
-                    <Table.Tr key={s}>
-                      <Table.Td>
-                        <Code>{s}</Code>
-                      </Table.Td>
-                      <Table.Td>
-                        {(detail.metadata.secret_destinations[s] ?? []).length === 0 ? (
-                          <Text size="sm" c="dimmed">
-                            no host declared
-                          </Text>
-                        ) : (
-                          <Group gap={4}>
-                            {detail.metadata.secret_destinations[s]!.map((h) => (
-                              <Code key={h}>{h}</Code>
-                            ))}
-                          </Group>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </DataTable>
-              )}
+              <ReviewReach
+                detail={detail}
+                proposed={r.proposed}
+                secrets={r.secrets}
+                schedules={r.schedules}
+              />
               {approved ? (
                 <Text size="sm">
                   Compared with the last approved version,{' '}
@@ -181,10 +212,21 @@ export default function ScriptReviewPage() {
                   color="teal"
                   loading={busy}
                   disabled={upToDate || r.shownHash !== detail.hash}
-                  onClick={() => void approve(r)}
+                  onClick={() => void approve(r, false)}
                 >
                   {upToDate ? 'Approved' : 'Approve this text'}
                 </Button>
+                {!upToDate && next && (
+                  <Button
+                    color="teal"
+                    variant="light"
+                    loading={busy}
+                    disabled={r.shownHash !== detail.hash}
+                    onClick={() => void approve(r, true)}
+                  >
+                    Approve and next
+                  </Button>
+                )}
                 <Button
                   color="red"
                   variant="light"
