@@ -5,6 +5,8 @@ const BROWSER = [
   'test/ui/journey.test.ts',
   'test/ui/setup-token.test.ts',
   'test/ui/schedule-run-once.test.ts',
+  'test/ui/screens.test.ts',
+  'test/ui/shell.test.ts',
 ];
 
 export default defineConfig({

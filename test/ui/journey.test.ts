@@ -149,7 +149,7 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     await fillEditor('def main():\n    return {"a": }\n');
     await page.getByRole('button', { name: 'Create script' }).click();
     const refused = page.getByRole('alert').filter({ hasText: 'Not saved' });
-    await refused.getByText(/line 2, column \d+/).waitFor();
+    await refused.getByText(/Line 2, column \d+/).waitFor();
     await page.locator('.cm-lintRange-error').first().waitFor();
     await screenshot(page, '04a-invalid-script');
     await fillEditor(SOURCE);
@@ -410,7 +410,6 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
 
   it('a change made during a review is not approved: the new diff is shown instead', async () => {
     // Another administrator (here: the API directly) changes the script while it is on screen.
-    const api = await loginApi(steward.base);
     const changed = SOURCE.replace('"hello "', '"good morning "');
     await nav('Scripts').click();
     await page.getByRole('link', { name: 'greet.star', exact: true }).click();
@@ -424,6 +423,8 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     await diff.locator('td.del', { hasText: '"hello "' }).waitFor();
     await screenshot(page, '17-review-change');
 
+    // Logged in just now: the access token lives 8 s here, shorter than the steps above.
+    const api = await loginApi(steward.base);
     const put = await api('PUT', '/api/scripts/greet.star', { source: changed });
     expect(put.status).toBe(200);
     await page.getByRole('button', { name: 'Approve this text' }).click();

@@ -24,6 +24,8 @@ import { RunStatusBadge, ScriptStatusBadge } from '../components/badges';
 import CodeEditor from '../components/code-editor';
 import { ConfirmButton } from '../components/confirm-button';
 import { DataTable } from '../components/data-table';
+import { LongText } from '../components/long-text';
+import { formatDateTime } from '../format-time';
 import { SideBySideDiff } from '../components/side-by-side-diff';
 import { Empty, ErrorAlert, Loaded, Loading } from '../components/states';
 import { When } from '../components/time';
@@ -64,7 +66,7 @@ export default function ScriptPage() {
               <Alert color="red" title="Rejected">
                 Reason: {s.reason || 'none given'}
                 {s.rejected_by ? ` — ${s.rejected_by}` : ''}
-                {s.rejected_at ? `, ${new Date(s.rejected_at).toLocaleString()}` : ''}
+                {s.rejected_at ? `, ${formatDateTime(new Date(s.rejected_at))}` : ''}
               </Alert>
             )}
             {s.status === 'approved' && s.approved_by && (
@@ -287,7 +289,11 @@ function TestRunner({ script, onRan }: { script: ScriptDetail; onRan: () => void
               <Text size="sm" fw={600}>
                 Result
               </Text>
-              <Code block>{JSON.stringify(result.result, null, 2)}</Code>
+              <LongText
+                text={JSON.stringify(result.result, null, 2)}
+                label="Result"
+                filename={`${script.name}-result.json`}
+              />
             </>
           ) : (
             <Alert color="red" title="Error">
@@ -302,7 +308,11 @@ function TestRunner({ script, onRan }: { script: ScriptDetail; onRan: () => void
               No output.
             </Text>
           ) : (
-            <Code block>{result.logs.join('\n')}</Code>
+            <LongText
+              text={result.logs.join('\n')}
+              label="Logs"
+              filename={`${script.name}-logs.txt`}
+            />
           )}
         </Stack>
       )}
@@ -361,7 +371,7 @@ function Versions({ name, onRestored }: { name: string; onRestored: () => void }
       {({ versions: list }) => {
         const options = list.map((v, i) => ({
           value: v.commit,
-          label: `${i === 0 ? 'current — ' : ''}${v.commit.slice(0, 8)} ${v.message} (${new Date(v.timestamp).toLocaleString()})`,
+          label: `${i === 0 ? 'current — ' : ''}${v.commit.slice(0, 8)} ${v.message} (${formatDateTime(new Date(v.timestamp))})`,
         }));
         return (
           <Stack>

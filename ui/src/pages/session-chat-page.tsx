@@ -15,6 +15,7 @@ import { Link, useParams } from 'react-router-dom';
 import { api } from '../api/client';
 import type { Message, Session } from '../api/types';
 import { useData } from '../api/use-data';
+import { LongText } from '../components/long-text';
 import { Markdown } from '../components/markdown';
 import { Loaded } from '../components/states';
 
@@ -204,8 +205,12 @@ export default function SessionChatPage() {
                     </Text>
                     {l.role === 'user' ? (
                       <Text className="pre-wrap">{l.text}</Text>
-                    ) : (
+                    ) : l.streaming ? (
                       <Markdown text={l.text} />
+                    ) : (
+                      <LongText text={l.text} label="Reply" filename={`reply-${l.id}.md`}>
+                        <Markdown text={l.text} />
+                      </LongText>
                     )}
                   </div>
                 ),
