@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatAccess } from '../../src/chat/chat-access.js';
 import { createChatRepository } from '../../src/store/chat-repository.js';
@@ -159,6 +159,12 @@ describe('every screen on a desktop and a phone', { timeout: 300_000 }, () => {
   it('a session with a long AI reply (made through the chat screen)', async () => {
     const { context, page } = await open(1280);
     try {
+      // The chat's WebSocket passes through the test, which can cut it as a network would.
+      const sockets: WebSocketRoute[] = [];
+      await page.routeWebSocket(/\/api\/sessions\/[^/]+\/chat/, (ws) => {
+        ws.connectToServer();
+        sockets.push(ws);
+      });
       await page.goto('/sessions');
       await page.getByRole('button', { name: 'New session' }).click();
       await page.getByText('connected', { exact: true }).waitFor({ timeout: 30_000 });
@@ -186,6 +192,12 @@ describe('every screen on a desktop and a phone', { timeout: 300_000 }, () => {
         ),
       ).toBe(true);
       await reply.getByRole('button', { name: 'Show all of reply' }).click();
+      // The connection drops; the chat says so and reconnects by itself.
+      const before = sockets.length;
+      await sockets.at(-1)!.close({ code: 1001, reason: 'cut by the test' });
+      await page.getByText('disconnected, retrying').waitFor();
+      await page.getByText('connected', { exact: true }).waitFor({ timeout: 15_000 });
+      expect(sockets.length).toBeGreaterThan(before);
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
     } finally {
       await context.close();

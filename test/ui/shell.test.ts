@@ -250,6 +250,76 @@ describe('the UI shell in Chromium', { timeout: 180_000 }, () => {
     }
   });
 
+  it('the navigation counts scripts waiting for review without a reload', async () => {
+    await page.goto('/secrets');
+    await page.getByRole('heading', { name: 'Secrets' }).waitFor();
+    const scripts = page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Scripts', exact: true });
+    const waiting = async () =>
+      ((await api('GET', '/api/scripts')).body.scripts as Array<{ status: string }>).filter(
+        (s) => s.status === 'pending',
+      ).length;
+    const before = await waiting();
+    const badge = () =>
+      scripts
+        .locator('.mantine-Badge-root')
+        .textContent({ timeout: 1_000 })
+        .catch(() => '');
+    await expect.poll(badge).toBe(before ? String(before) : '');
+    const made = await api('POST', '/api/scripts', {
+      name: 'proposed.star',
+      source: 'def main():\n    return 1\n',
+    });
+    expect(made.status).toBe(201);
+    // The next poll (every 10 s) or the window regaining focus shows it; no reload, no click.
+    await page.evaluate(`window.dispatchEvent(new Event('focus'))`);
+    await expect.poll(badge).toBe(String(before + 1));
+    // Its name stays "Scripts" (found above by exact name); the count is its description.
+    const described = await scripts.getAttribute('aria-describedby');
+    expect(
+      await page.evaluate(`document.getElementById(${JSON.stringify(described)})?.textContent`),
+    ).toBe(`${before + 1} ${before + 1 === 1 ? 'script waits' : 'scripts wait'} for review`);
+    expect(new URL(page.url()).pathname).toBe('/secrets');
+  });
+
+  it('says when Steward does not answer, and clears that by itself once it does', async () => {
+    await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+    await page.evaluate(`window.dispatchEvent(new Event('focus'))`);
+    const banner = page.getByRole('status').getByText('Steward is not answering');
+    await banner.waitFor();
+    await expectAccessible(page, 'unreachable banner');
+    await screenshot(page, 'shell-unreachable');
+    await page.unroute('**/api/**');
+    // Polls come every 3 s while it is away.
+    await banner.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('"Add a secret" with a name that has a value asks before replacing it', async () => {
+    expect((await api('POST', '/api/secrets/EXISTING_KEY', { value: 'first' })).status).toBe(200);
+    const updated = async () =>
+      (
+        (await api('GET', '/api/secrets')).body.secrets as Array<{
+          name: string;
+          last_updated: string;
+        }>
+      ).find((x) => x.name === 'EXISTING_KEY')?.last_updated;
+    const before = await updated();
+    await page.goto('/secrets');
+    await page.getByRole('button', { name: 'Add a secret' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('EXISTING_KEY');
+    await dialog.getByRole('textbox', { name: 'Value' }).fill('second');
+    await dialog.getByRole('button', { name: 'Save secret' }).click();
+    await dialog.getByRole('alert').getByText('EXISTING_KEY already has a value').waitFor();
+    await expectAccessible(page, 'replace secret');
+    await screenshot(page, 'shell-secret-replace');
+    expect(await updated()).toBe(before);
+    await dialog.getByRole('button', { name: 'Replace EXISTING_KEY' }).click();
+    await page.getByText('EXISTING_KEY set.').waitFor();
+    await expect.poll(updated).not.toBe(before);
+  });
+
   it('on a phone the menu button says whether the menu is open, and one thumb finds a section', async () => {
     const phone = await browser.newContext({
       baseURL: steward.base,

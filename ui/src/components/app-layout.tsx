@@ -1,18 +1,32 @@
-import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
+import { AppShell, Badge, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/auth-provider';
 import { pageTitle } from '../page-title';
+import { UnreachableBanner, useLiveStatus } from './live-status';
 
-const sections = [
+interface Section {
+  to: string;
+  label: string;
+  exact?: boolean;
+  count?: 'pending' | 'pairings';
+}
+
+const sections: Section[] = [
   { to: '/', label: 'Dashboard', exact: true },
-  { to: '/scripts', label: 'Scripts' },
+  { to: '/scripts', label: 'Scripts', count: 'pending' },
   { to: '/secrets', label: 'Secrets' },
   { to: '/schedules', label: 'Schedules' },
   { to: '/sessions', label: 'Sessions' },
-  { to: '/chat', label: 'Chat' },
+  { to: '/chat', label: 'Chat', count: 'pairings' },
 ];
+
+/** What a section's count means, said to screen readers (the link's name stays its label). */
+const countMeaning = {
+  pending: (n: number) => `${n} ${n === 1 ? 'script waits' : 'scripts wait'} for review`,
+  pairings: (n: number) => `${n} pairing ${n === 1 ? 'request waits' : 'requests wait'}`,
+};
 
 /** Mantine's `sm` breakpoint, below which the navigation is a menu behind a button. */
 const PHONE = '(max-width: 47.99em)';
@@ -24,6 +38,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
   const menuButton = useRef<HTMLButtonElement>(null);
+  const live = useLiveStatus(location.pathname);
 
   // A new screen: close the mobile menu, name the screen in the title and move focus to the
   // content, as a page load would.
@@ -100,6 +115,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
             const active = s.exact
               ? location.pathname === s.to
               : location.pathname === s.to || location.pathname.startsWith(`${s.to}/`);
+            const count = s.count ? live[s.count] : null;
+            const countId = `nav-count-${s.label.toLowerCase()}`;
             return (
               <NavLink
                 key={s.to}
@@ -108,13 +125,29 @@ export function AppLayout({ children }: { children: ReactNode }) {
                 label={s.label}
                 active={active}
                 aria-current={active ? 'page' : undefined}
+                aria-describedby={count ? countId : undefined}
                 onClick={close}
+                rightSection={
+                  s.count && count ? (
+                    // Out of the link's name ("Scripts" stays "Scripts"), said as its
+                    // description: aria-describedby reads hidden text too.
+                    <span aria-hidden>
+                      <Badge size="sm" color="yellow" variant="filled">
+                        {count}
+                      </Badge>
+                      <span id={countId} className="visually-hidden">
+                        {countMeaning[s.count](count)}
+                      </span>
+                    </span>
+                  ) : null
+                }
               />
             );
           })}
         </nav>
       </AppShell.Navbar>
       <AppShell.Main id="main" ref={main} tabIndex={-1}>
+        <UnreachableBanner show={live.unreachable} />
         {children}
       </AppShell.Main>
     </AppShell>
