@@ -8,6 +8,8 @@ const BROWSER = [
   'test/ui/activity.test.ts',
   'test/ui/review.test.ts',
   'test/ui/versions.test.ts',
+  'test/ui/screens.test.ts',
+  'test/ui/shell.test.ts',
 ];
 
 export default defineConfig({

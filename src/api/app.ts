@@ -133,6 +133,11 @@ const stewardAppPlugin: FastifyPluginAsync<AppDeps> = async (app, deps) => {
       await api.register(auditTrailPlugin, { trail: deps.audit });
       // Unknown /api paths count against the client's limit too.
       api.setNotFoundHandler({ preHandler: rateLimitHook(auth.limits.api, byIp) }, noRoute);
+      // The web UI answers unknown GETs with its not-found screen (routes/ui.ts); an unknown API
+      // path is more specific than its catch-all and keeps the API's JSON 404 and rate limit.
+      for (const url of ['/', '/*']) {
+        api.get(url, { schema: { hide: true } }, (_request, reply) => reply.callNotFound());
+      }
       await api.register(setupRoutes, { auth });
       if (deps.telegramWebhook) await api.register(telegramWebhookRoutes, deps.telegramWebhook);
       // The OpenAPI 3.1 document of this API, built from the routes' zod schemas.

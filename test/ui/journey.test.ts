@@ -149,7 +149,7 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
     await fillEditor('def main():\n    return {"a": }\n');
     await page.getByRole('button', { name: 'Create script' }).click();
     const refused = page.getByRole('alert').filter({ hasText: 'Not saved' });
-    await refused.getByText(/line 2, column \d+/).waitFor();
+    await refused.getByText(/Line 2, column \d+/).waitFor();
     await page.locator('.cm-lintRange-error').first().waitFor();
     await screenshot(page, '04a-invalid-script');
     await fillEditor(SOURCE);

@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { Anchor, Code, Stack, Text, Title } from '@mantine/core';
+import { Link, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { useAuth } from './auth/auth-provider';
 import { AppLayout } from './components/app-layout';
 import { Loading } from './components/states';
@@ -70,5 +71,17 @@ function AfterLogin(): ReactNode {
 }
 
 function NotFound() {
-  return <p>No such page. Use the navigation to go on.</p>;
+  const location = useLocation();
+  return (
+    <Stack gap="sm">
+      <Title order={2}>Page not found</Title>
+      <Text>
+        Steward has no screen at <Code>{location.pathname}</Code>. The link may be old, or the name
+        mistyped.
+      </Text>
+      <Anchor component={Link} to="/">
+        Go to the dashboard
+      </Anchor>
+    </Stack>
+  );
 }

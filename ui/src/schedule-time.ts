@@ -1,6 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import cronstrue from 'cronstrue';
 import { assertValidCron } from '../../src/schedules/cron.js';
+import { formatDateTime } from './format-time.js';
 
 /** The next `count` firings of `expr` in `timezone`, or the reason the expression is refused. */
 export function nextFirings(
@@ -29,16 +30,9 @@ export function cronInWords(expr: string): string {
   }
 }
 
+/** A firing in the schedule's own zone, named: "2 Jan 2027, 06:30 CET". */
 export function formatIn(date: Date, timezone: string): string {
-  try {
-    return new Intl.DateTimeFormat(undefined, {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-      timeZone: timezone,
-    }).format(date);
-  } catch {
-    return date.toISOString();
-  }
+  return formatDateTime(date, timezone);
 }
 
 /** IANA zones the browser knows, for the time zone picker. */

@@ -16,7 +16,9 @@ export const CSP_NONCE_PLACEHOLDER = 'STEWARD_CSP_NONCE';
 
 /**
  * The client routes of the UI (ui/src/app.tsx): each answers index.html, so a reload or a
- * bookmarked link opens the screen. Anything else that no route serves stays a JSON 404.
+ * bookmarked link opens the screen. Any other GET outside `/api/` and `/assets/` answers 404 with
+ * index.html too, whose router shows the UI's own not-found screen; `/api/*` keeps its JSON 404
+ * (app.ts sends unknown API paths to the API's not-found handler before this catch-all).
  */
 export const UI_CLIENT_ROUTES = [
   '/',
@@ -92,14 +94,19 @@ export const uiRoutes: FastifyPluginAsync<UiRoutesOptions> = async (app, opts) =
     decorateReply: false,
   });
 
-  const page = async (_request: unknown, reply: FastifyReply) => {
+  const page = async (_request: unknown, reply: FastifyReply, status = 200) => {
     const nonce = randomBytes(16).toString('base64');
     nonces.set(reply, nonce);
     return reply
+      .code(status)
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
       .send(template.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
   };
   // Pages, not API operations: left out of the OpenAPI document.
-  for (const url of UI_CLIENT_ROUTES) app.get(url, { schema: { hide: true } }, page);
+  for (const url of UI_CLIENT_ROUTES) {
+    app.get(url, { schema: { hide: true } }, (request, reply) => page(request, reply));
+  }
+  // Unknown paths: the page, whose router says there is no such screen, with a 404 status.
+  app.get('/*', { schema: { hide: true } }, (request, reply) => page(request, reply, 404));
 };

@@ -66,10 +66,27 @@ describe('the web UI at /', () => {
     }
   });
 
-  it('keeps JSON 404s for anything else, and the API its own headers', async () => {
-    const missing = await t.app.inject({ method: 'GET', url: '/no-such-page' });
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toMatchObject({ error: 'not_found' });
+  it("answers an unknown page with the UI's not-found screen; the API keeps JSON 404s and its own headers", async () => {
+    for (const url of ['/no-such-page', '/scriptsx', '/a/b/c?x=1', '/apix']) {
+      const missing = await t.app.inject({ method: 'GET', url });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(missing.body, url).toContain('<div id="root">');
+      expect(String(missing.headers['content-security-policy']), url).toContain(
+        "script-src 'self'",
+      );
+    }
+    for (const url of ['/api/nothing', '/api/scripts/a.star/nothing', '/api/', '/api']) {
+      const missing = await t.app.inject({ method: 'GET', url });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.json(), url).toMatchObject({ error: 'not_found' });
+    }
+    const posted = await t.app.inject({ method: 'POST', url: '/no-such-page' });
+    expect(posted.statusCode).toBe(404);
+    expect(posted.json()).toMatchObject({ error: 'not_found' });
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/nope.js' });
+    expect(asset.statusCode).toBe(404);
+    expect(asset.json()).toMatchObject({ error: 'not_found' });
     const api = await t.app.inject({ method: 'GET', url: '/api/setup/status' });
     expect(api.statusCode).toBe(200);
     expect(api.headers['content-security-policy']).toBe(securityHeaders['content-security-policy']);

@@ -1,10 +1,30 @@
-import { python } from '@codemirror/lang-python';
+import {
+  autocompletion,
+  completeFromList,
+  ifNotIn,
+  type CompletionSource,
+} from '@codemirror/autocomplete';
+import { indentWithTab } from '@codemirror/commands';
+import { localCompletionSource, python } from '@codemirror/lang-python';
 import { linter, lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
-import { EditorView } from '@codemirror/view';
+import { EditorView, keymap } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
 import { cspNonce } from '../csp-nonce';
+import { starlarkNames } from '../starlark-names';
+
+/** Not inside strings and comments, where a name is only text. */
+const NOT_IN = ['String', 'FormatString', 'Comment'];
+
+/**
+ * Completion offers the names the script defines and Starlark's and Steward's own; the Python
+ * mode's list (import, class, open, …) is replaced, since none of it runs here.
+ */
+const starlarkCompletion: CompletionSource[] = [
+  localCompletionSource,
+  ifNotIn(NOT_IN, completeFromList(starlarkNames)),
+];
 
 /** A problem at a 1-based line and column, as `invalid_script` answers carry them. */
 export interface SourceProblem {
@@ -54,12 +74,20 @@ export default function CodeEditor({
         extensions: [
           basicSetup,
           python(),
+          autocompletion({ override: starlarkCompletion }),
+          // Tab indents; Escape then Tab leaves the editor (CodeMirror's rule), said in the page.
+          ...(readOnly ? [] : [keymap.of([indentWithTab])]),
           lintGutter(),
           linter(null),
           EditorView.cspNonce.of(cspNonce),
           EditorState.readOnly.of(readOnly),
           EditorView.editable.of(!readOnly),
-          EditorView.contentAttributes.of({ 'aria-label': label }),
+          // Focusable also when read-only: the view scrolls, and a keyboard must reach it.
+          EditorView.contentAttributes.of({
+            'aria-label': label,
+            tabindex: '0',
+            ...(readOnly ? { 'aria-readonly': 'true' } : {}),
+          }),
           EditorView.theme({
             '&': { fontSize: '13px' },
             '.cm-content, .cm-gutter': { minHeight: `${minHeight}px` },

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import type { Schedule, ScriptDetail, SecretInfo, VersionEntry } from '../api/types';
 import { proposerLabel, whileUndecided } from '../review-facts';
 import { When } from './time';
+import { formatDateTime } from '../format-time';
 
 function New({ on }: { on: boolean }) {
   return on ? (
@@ -50,7 +51,7 @@ export function ReviewReach({
           <>
             ,{' '}
             <time dateTime={proposed.timestamp}>
-              {new Date(proposed.timestamp).toLocaleString()}
+              {formatDateTime(new Date(proposed.timestamp))}
             </time>{' '}
             (<When at={proposed.timestamp} />) as version <Code>{proposed.commit.slice(0, 8)}</Code>
             {proposed.message ? ` — “${proposed.message}”` : ''}

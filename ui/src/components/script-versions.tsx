@@ -23,6 +23,7 @@ import { DataTable } from './data-table';
 import { SideBySideDiff } from './side-by-side-diff';
 import { ErrorAlert, Loaded, Loading } from './states';
 import { When } from './time';
+import { formatDateTime } from '../format-time';
 
 const path = (name: string) => `/api/scripts/${encodeURIComponent(name)}`;
 
@@ -117,7 +118,7 @@ export function ScriptVersions({
         const back = lastApproved(script.approved_commit, stories, order);
         const options = list.map((v, i) => ({
           value: v.commit,
-          label: `${i === 0 ? 'current — ' : ''}${v.commit.slice(0, 8)} ${v.message} (${new Date(v.timestamp).toLocaleString()})`,
+          label: `${i === 0 ? 'current — ' : ''}${v.commit.slice(0, 8)} ${v.message} (${formatDateTime(new Date(v.timestamp))})`,
         }));
         return (
           <Stack>

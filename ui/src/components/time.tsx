@@ -1,22 +1,18 @@
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+import { formatDateTime, fromNow } from '../format-time';
 
-/** "3 minutes ago" with the exact UTC time on hover; "—" when absent. */
+/**
+ * "3 minutes ago", with the exact time and its zone on hover and for screen readers (the
+ * `title` is not read by every one of them); "—" when absent.
+ */
 export function When({ at }: { at: string | number | null | undefined }) {
   if (at === null || at === undefined || at === '') return <span>—</span>;
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) return <span>{String(at)}</span>;
+  const exact = formatDateTime(date);
   return (
-    <time dateTime={date.toISOString()} title={date.toISOString()}>
+    <time dateTime={date.toISOString()} title={exact}>
       {fromNow(date)}
+      <span className="visually-hidden"> ({exact})</span>
     </time>
   );
-}
-
-export function fromNow(date: Date, now = Date.now()): string {
-  const seconds = Math.round((date.getTime() - now) / 1000);
-  const abs = Math.abs(seconds);
-  if (abs < 60) return relative.format(seconds, 'second');
-  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86400) return relative.format(Math.round(seconds / 3600), 'hour');
-  return relative.format(Math.round(seconds / 86400), 'day');
 }

@@ -28,6 +28,7 @@ import {
 } from '../audit-view';
 import { Empty, ErrorAlert, Loaded } from '../components/states';
 import { When } from '../components/time';
+import { formatDateTime } from '../format-time';
 
 const outcomeColors: Record<string, string> = { ok: 'green', failed: 'red', refused: 'orange' };
 
@@ -219,7 +220,7 @@ function ActivityItem({ entry }: { entry: AuditEntry }) {
         by <strong>{actorLabel(entry.actor)}</strong>
         {actorLabel(entry.actor) !== entry.actor && ` (${entry.actor})`} through{' '}
         <strong>{channelLabels[entry.channel]}</strong> ·{' '}
-        <time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time> (
+        <time dateTime={entry.at}>{formatDateTime(new Date(entry.at))}</time> (
         <When at={entry.at} />)
       </Text>
       {summary && (

@@ -8,9 +8,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { errorMessage } from '../api/client';
 import { useAuth } from '../auth/auth-provider';
+import { pageTitle } from '../page-title';
 
 export function LoginPage() {
   const { login } = useAuth();
@@ -18,6 +19,10 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    document.title = pageTitle('/login');
+  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -45,7 +50,7 @@ export function LoginPage() {
               onChange={(e) => setUsername(e.currentTarget.value)}
               required
               autoComplete="username"
-              data-autofocus
+              autoFocus
             />
             <PasswordInput
               label="Password"

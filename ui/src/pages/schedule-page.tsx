@@ -2,7 +2,6 @@ import {
   Alert,
   Anchor,
   Button,
-  Code,
   Group,
   List,
   SegmentedControl,
@@ -23,6 +22,7 @@ import { useData } from '../api/use-data';
 import { RunStatusBadge } from '../components/badges';
 import { ConfirmButton } from '../components/confirm-button';
 import { DataTable } from '../components/data-table';
+import { LongText } from '../components/long-text';
 import { Empty, ErrorAlert, Loaded, Loading } from '../components/states';
 import { When } from '../components/time';
 import {
@@ -360,13 +360,13 @@ function Runs({ schedule, onChange }: { schedule: Schedule; onChange: () => void
                   </Table.Td>
                   <Table.Td>
                     {r.error ? (
-                      <Text size="sm" c="red.8" className="pre-wrap">
-                        {r.error}
-                      </Text>
+                      <LongText text={r.error} label="Error" filename={`run-${r.id}-error.txt`} />
+                    ) : r.output ? (
+                      <LongText text={r.output} label="Output" filename={`run-${r.id}.txt`} />
                     ) : (
-                      <Code block className="pre-wrap">
-                        {r.output || '(no output)'}
-                      </Code>
+                      <Text size="sm" c="dimmed">
+                        (no output)
+                      </Text>
                     )}
                   </Table.Td>
                 </Table.Tr>

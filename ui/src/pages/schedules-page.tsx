@@ -120,7 +120,7 @@ export default function SchedulesPage() {
                         <Button
                           size="xs"
                           variant="default"
-                          aria-label={`Run ${s.name} now`}
+                          aria-label={`Run now: ${s.name}`}
                           onClick={() =>
                             void act(
                               () => api.post(`/api/schedules/${encodeURIComponent(s.id)}/run`),

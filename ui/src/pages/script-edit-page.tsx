@@ -5,6 +5,7 @@ import { api, ApiError, errorMessage } from '../api/client';
 import type { ScriptChanged, ScriptDetail } from '../api/types';
 import CodeEditor, { type SourceProblem } from '../components/code-editor';
 import { ErrorAlert, Loading } from '../components/states';
+import { withoutPosition } from '../syntax-message';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}\.star$/;
 
@@ -63,11 +64,13 @@ export default function ScriptEditPage() {
         const line = Number(err.body.line);
         const column = Number(err.body.column);
         if (Number.isFinite(line) && Number.isFinite(column)) {
-          setProblems([{ line, column, message: err.message }]);
+          // The checker's message starts with "name:line:col: "; the position is said once.
+          const message = withoutPosition(err.message);
+          setProblems([{ line, column, message }]);
+          setError(`Line ${line}, column ${column}: ${message}`);
+        } else {
+          setError(err.message);
         }
-        setError(
-          `${err.message}${Number.isFinite(line) ? ` (line ${line}, column ${column})` : ''}`,
-        );
       } else {
         setError(errorMessage(err));
       }
@@ -111,11 +114,17 @@ export default function ScriptEditPage() {
         <Text size="sm" c="dimmed">
           Starlark. Declare secrets and where each may be sent in the header, e.g.{' '}
           <code># @secrets: API_KEY -&gt; api.example.com</code>. Saving makes the script pending:
-          it runs only after you approve it.
+          it runs only after you approve it. In the editor Tab indents; press Escape, then Tab, to
+          move on.
         </Text>
         <CodeEditor
           value={source}
-          onChange={setSource}
+          onChange={(next) => {
+            setSource(next);
+            // The refusal was about the text as it was: an edit clears it until the next save.
+            setProblems((p) => (p.length === 0 ? p : []));
+            setError(null);
+          }}
           problems={problems}
           label="Script source"
           minHeight={320}

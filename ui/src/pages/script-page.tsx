@@ -23,7 +23,9 @@ import { RunStatusBadge, ScriptStatusBadge } from '../components/badges';
 import CodeEditor from '../components/code-editor';
 import { ConfirmButton } from '../components/confirm-button';
 import { DataTable } from '../components/data-table';
+import { LongText } from '../components/long-text';
 import { ScriptVersions } from '../components/script-versions';
+import { formatDateTime } from '../format-time';
 import { Empty, ErrorAlert, Loaded } from '../components/states';
 import { When } from '../components/time';
 
@@ -88,7 +90,7 @@ export default function ScriptPage() {
               <Alert color="red" title="Rejected">
                 Reason: {s.reason || 'none given'}
                 {s.rejected_by ? ` — ${s.rejected_by}` : ''}
-                {s.rejected_at ? `, ${new Date(s.rejected_at).toLocaleString()}` : ''}
+                {s.rejected_at ? `, ${formatDateTime(new Date(s.rejected_at))}` : ''}
               </Alert>
             )}
             {s.status === 'approved' && s.approved_by && (
@@ -330,7 +332,11 @@ function TestRunner({ script, onRan }: { script: ScriptDetail; onRan: () => void
               <Text size="sm" fw={600}>
                 Result
               </Text>
-              <Code block>{JSON.stringify(result.result, null, 2)}</Code>
+              <LongText
+                text={JSON.stringify(result.result, null, 2)}
+                label="Result"
+                filename={`${script.name}-result.json`}
+              />
             </>
           ) : (
             <Alert color="red" title="Error">
@@ -345,7 +351,11 @@ function TestRunner({ script, onRan }: { script: ScriptDetail; onRan: () => void
               No output.
             </Text>
           ) : (
-            <Code block>{result.logs.join('\n')}</Code>
+            <LongText
+              text={result.logs.join('\n')}
+              label="Logs"
+              filename={`${script.name}-logs.txt`}
+            />
           )}
         </Stack>
       )}

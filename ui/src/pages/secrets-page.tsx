@@ -146,6 +146,7 @@ export default function SecretsPage() {
         <SetSecretDialog
           initialName={editing.name}
           isNew={editing.isNew}
+          withValue={new Set(state.data?.secrets.filter((x) => x.set).map((x) => x.name) ?? [])}
           onClose={() => setEditing(null)}
           onSaved={async (name, warning) => {
             setEditing(null);
@@ -161,11 +162,14 @@ export default function SecretsPage() {
 function SetSecretDialog({
   initialName,
   isNew,
+  withValue,
   onClose,
   onSaved,
 }: {
   initialName: string;
   isNew: boolean;
+  /** Names that already have a value: "Add" with one of them asks before replacing it. */
+  withValue: ReadonlySet<string>;
   onClose: () => void;
   onSaved: (name: string, warning?: string) => Promise<void>;
 }) {
@@ -173,10 +177,15 @@ function SetSecretDialog({
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const nameError =
     name && !NAME.test(name) ? 'Letters, digits and _, not starting with a digit' : null;
 
   const save = async () => {
+    if (isNew && withValue.has(name) && !confirming) {
+      setConfirming(true);
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
@@ -206,7 +215,10 @@ function SetSecretDialog({
           <TextInput
             label="Name"
             value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setConfirming(false);
+            }}
             readOnly={!isNew}
             error={nameError}
             required
@@ -226,12 +238,17 @@ function SetSecretDialog({
               {error}
             </Alert>
           )}
+          {confirming && (
+            <Alert color="orange" role="alert" title={`${name} already has a value`}>
+              Saving replaces it for good; scripts that read {name} get the new value.
+            </Alert>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
             <Button type="submit" loading={busy} disabled={!name || !!nameError || !value}>
-              Save secret
+              {confirming ? `Replace ${name}` : 'Save secret'}
             </Button>
           </Group>
         </Stack>

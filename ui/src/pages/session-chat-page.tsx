@@ -15,6 +15,7 @@ import { Link, useParams } from 'react-router-dom';
 import { api } from '../api/client';
 import type { Message, Session } from '../api/types';
 import { useData } from '../api/use-data';
+import { LongText } from '../components/long-text';
 import { Markdown } from '../components/markdown';
 import { Loaded } from '../components/states';
 
@@ -72,6 +73,8 @@ export default function SessionChatPage() {
   const socket = useRef<WebSocket | null>(null);
   const end = useRef<HTMLDivElement>(null);
   const seq = useRef(0);
+  const attempts = useRef(0);
+  const again = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   useEffect(() => {
     if (history.data) setLines(toLines(history.data));
@@ -126,20 +129,36 @@ export default function SessionChatPage() {
       ws.onclose = () => {
         if (socket.current !== ws) return;
         setReplying(false);
+        if (opened) attempts.current = 0;
+        // Steward restarted or the network dropped: try again by itself, backing off to 30 s.
+        const later = () => {
+          setConnection('closed');
+          const delay = Math.min(30_000, 1_000 * 2 ** attempts.current++);
+          clearTimeout(again.current);
+          again.current = setTimeout(() => {
+            if (socket.current === ws) connect();
+          }, delay);
+        };
         // Refused before it opened: most likely an expired access token. Renew it once.
         if (!opened && !retried) {
-          void api.refresh().then((s) => (s ? connect(true) : setConnection('closed')));
+          void api.refresh().then((s) => {
+            if (socket.current !== ws) return;
+            if (s) connect(true);
+            else later();
+          });
           return;
         }
-        setConnection('closed');
+        later();
       };
     },
     [id],
   );
 
   useEffect(() => {
+    attempts.current = 0;
     connect();
     return () => {
+      clearTimeout(again.current);
       const ws = socket.current;
       socket.current = null;
       ws?.close();
@@ -170,11 +189,23 @@ export default function SessionChatPage() {
             variant="light"
             aria-live="polite"
           >
-            {connection === 'open' ? 'connected' : connection}
+            {connection === 'open'
+              ? 'connected'
+              : connection === 'closed'
+                ? 'disconnected, retrying'
+                : connection}
           </Badge>
           {connection === 'closed' && (
-            <Button size="xs" variant="default" onClick={() => connect()}>
-              Reconnect
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => {
+                clearTimeout(again.current);
+                attempts.current = 0;
+                connect();
+              }}
+            >
+              Reconnect now
             </Button>
           )}
           <Anchor component={Link} to="/sessions">
@@ -204,8 +235,12 @@ export default function SessionChatPage() {
                     </Text>
                     {l.role === 'user' ? (
                       <Text className="pre-wrap">{l.text}</Text>
-                    ) : (
+                    ) : l.streaming ? (
                       <Markdown text={l.text} />
+                    ) : (
+                      <LongText text={l.text} label="Reply" filename={`reply-${l.id}.md`}>
+                        <Markdown text={l.text} />
+                      </LongText>
                     )}
                   </div>
                 ),

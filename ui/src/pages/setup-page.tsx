@@ -9,10 +9,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, ApiError, errorMessage } from '../api/client';
 import { useAuth } from '../auth/auth-provider';
+import { pageTitle } from '../page-title';
 // Steward's own rules, so the form says what the API would refuse before sending.
 import { passwordProblem, usernameProblem } from '../../../src/auth/password-policy.js';
 
@@ -33,6 +34,13 @@ export function SetupPage() {
   const [needsToken, setNeedsToken] = useState(!LOOPBACK.has(window.location.hostname));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Rules are stated up front; a field is marked wrong only once the person has left it.
+  const [left, setLeft] = useState({ username: false, password: false, confirm: false });
+  const leave = (field: keyof typeof left) => () => setLeft((l) => ({ ...l, [field]: true }));
+
+  useEffect(() => {
+    document.title = pageTitle('/setup');
+  }, []);
 
   const problem = password ? passwordProblem(password) : null;
   const nameProblem = usernameProblem(username);
@@ -80,16 +88,21 @@ export function SetupPage() {
               label="Username"
               value={username}
               onChange={(e) => setUsername(e.currentTarget.value)}
-              error={username ? nameProblem : null}
+              onBlur={leave('username')}
+              error={left.username ? nameProblem : null}
               required
               autoComplete="username"
+              autoFocus
             />
             <PasswordInput
               label="Password"
               description="16 characters or more, or 12 with three kinds of characters"
               value={password}
               onChange={(e) => setPassword(e.currentTarget.value)}
-              error={problem}
+              onBlur={leave('password')}
+              error={left.password ? problem : null}
+              // Mantine marks a password field's error only with data-invalid; say it to AT too.
+              aria-invalid={left.password && !!problem}
               required
               autoComplete="new-password"
             />
@@ -97,7 +110,9 @@ export function SetupPage() {
               label="Confirm password"
               value={confirm}
               onChange={(e) => setConfirm(e.currentTarget.value)}
-              error={mismatch ? 'The passwords differ' : null}
+              onBlur={leave('confirm')}
+              error={left.confirm && mismatch ? 'The passwords differ' : null}
+              aria-invalid={left.confirm && mismatch}
               required
               autoComplete="new-password"
             />
