@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { NotFoundError } from '../errors/request-errors.js';
 import type { ChatRepository, StoredIdentity, StoredPairing } from '../store/chat-repository.js';
-import type { ChatProviderName, InboundMessage } from './provider.js';
+import type { ChatProviderName } from '../contracts/provider-names.js';
+import type { InboundMessage } from './provider.js';
 import type { AuditLog } from '../runtime/audit-log.js';
 
 /**

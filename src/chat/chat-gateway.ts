@@ -10,13 +10,8 @@ import type { StreamRedactor } from '../secrets/stream-redactor.js';
 import type { ChatRepository } from '../store/chat-repository.js';
 import type { ChatAccess } from './chat-access.js';
 import { PAIRING_TTL_MS } from './chat-access.js';
-import type {
-  ChatProvider,
-  ChatProviderName,
-  InboundAction,
-  InboundMessage,
-  ProviderStatus,
-} from './provider.js';
+import type { ChatProvider, InboundAction, InboundMessage, ProviderStatus } from './provider.js';
+import type { ChatProviderName } from '../contracts/provider-names.js';
 import { createReplyStream } from './reply-stream.js';
 import type { ScriptApprovals } from './script-approvals.js';
 

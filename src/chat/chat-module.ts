@@ -3,7 +3,8 @@ import type { Logger } from '../log/logger.js';
 import type { ChatRepository, ChatUpdateReader } from '../store/chat-repository.js';
 import { createChatAccess, type ChatAccess } from './chat-access.js';
 import { createChatOutbox, type ChatOutbox } from './chat-outbox.js';
-import type { ChatProvider, ChatProviderName } from './provider.js';
+import type { ChatProvider } from './provider.js';
+import type { ChatProviderName } from '../contracts/provider-names.js';
 import {
   createScriptApprovals,
   type ScriptApprovals,

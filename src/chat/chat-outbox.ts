@@ -1,7 +1,8 @@
 import { ChatSendError } from '../errors/chat-errors.js';
 import type { ChatRepository } from '../store/chat-repository.js';
 import type { ChatAccess } from './chat-access.js';
-import type { ChatProvider, ChatProviderName } from './provider.js';
+import type { ChatProvider } from './provider.js';
+import type { ChatProviderName } from '../contracts/provider-names.js';
 import { splitMessage } from './split-message.js';
 
 export interface ChatOutboxDeps {

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { ScriptRefusedError } from '../errors/script-errors.js';
 import type { Logger } from '../log/logger.js';
 import { unifiedDiff } from '../scripts/diff.js';
-import type { ScriptRecord } from '../scripts/script-schema.js';
+import type { ScriptRecord } from '../contracts/script-record.js';
 import type { ScriptChange, ScriptService } from '../scripts/script-service.js';
 import type { ChatRepository, StoredApproval } from '../store/chat-repository.js';
-import type { ChatProvider, ChatProviderName, InboundAction, InboundMessage } from './provider.js';
+import type { ChatProvider, InboundAction, InboundMessage } from './provider.js';
+import type { ChatProviderName } from '../contracts/provider-names.js';
 import { reviewText } from './review-request.js';
 
 export interface ApprovalsConfig {

@@ -7,15 +7,13 @@ import type { AuditChannel } from '../runtime/audit-entry.js';
 import type { AuditLog } from '../runtime/audit-log.js';
 import type { ApprovalSigner } from './approval-signature.js';
 import type { FileMirror } from './file-mirror.js';
-import { hashSource, newCommitId } from './hashing.js';
+import { hashSource, newCommitId } from '../contracts/script-hashes.js';
+import { isScriptName, maxSourceBytes, scriptNameMessage } from '../contracts/script-names.js';
 import {
-  isScriptName,
-  maxSourceBytes,
-  scriptNameMessage,
   type ChangeAuthor,
   type ScriptRecord,
   type VersionRecord,
-} from './script-schema.js';
+} from '../contracts/script-record.js';
 import { approved, created, modified, rejected } from './script-transitions.js';
 import { findSyntaxError, assertParses } from './syntax-check.js';
 

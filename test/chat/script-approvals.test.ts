@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptApprovals, type ScriptApprovals } from '../../src/chat/script-approvals.js';
 import { MAX_REVIEW_PARTS } from '../../src/chat/review-request.js';
-import type { ScriptRecord } from '../../src/scripts/script-schema.js';
+import type { ScriptRecord } from '../../src/contracts/script-record.js';
 import { createChatRepository } from '../../src/store/chat-repository.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import {
