@@ -7,7 +7,8 @@ import type { SessionsService } from '../engine/sessions-service.js';
 import { isAppError } from '../errors/catalogue.js';
 import type { Logger } from '../log/logger.js';
 import type { StreamRedactor } from '../secrets/stream-redactor.js';
-import type { ChatRepository } from '../store/chat-repository.js';
+import type { ChatLeaseRepository } from '../store/chat-lease-repository.js';
+import type { ChatSessionRepository } from '../store/chat-session-repository.js';
 import type { ChatAccess } from './chat-access.js';
 import { PAIRING_TTL_MS } from './chat-access.js';
 import type { ChatProvider, InboundAction, InboundMessage, ProviderStatus } from './provider.js';
@@ -25,7 +26,9 @@ export interface ChatGatewayDeps {
   /** How often the leader tries again to start a provider that is missing its token. */
   retryEveryMs?: number;
   access: Pick<ChatAccess, 'allowed' | 'requestPairing' | 'mayAnswerStranger'>;
-  repo: Pick<ChatRepository, 'holdLease' | 'releaseLease' | 'sessionOf' | 'setSessionOf'>;
+  lease: ChatLeaseRepository;
+  /** The engine session of each chat (`per_chat`). */
+  chatSessions: ChatSessionRepository;
   engine: {
     client: Pick<EngineClient, 'promptAsync' | 'getSession'>;
     hub: Pick<EventHub, 'subscribe' | 'whenConnected'>;
@@ -64,7 +67,7 @@ export interface ChatGateway {
  * two pollers never overlap.
  */
 export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
-  const { log, repo, engine } = deps;
+  const { log, engine } = deps;
   const leaseMs = deps.leaseMs ?? 8_000;
   const renewMs = deps.renewMs ?? 2_000;
   // Names the process, so an operator (or a test) can tell which one leads.
@@ -125,7 +128,7 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
   async function tick() {
     let held = false;
     try {
-      held = await repo.holdLease(owner, leaseMs);
+      held = await deps.lease.holdLease(owner, leaseMs);
     } catch (err) {
       log.warn({ err }, 'chat lease not renewed');
     }
@@ -163,7 +166,7 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
 
   async function sessionFor(message: InboundMessage): Promise<string> {
     if (deps.scope === 'per_chat') {
-      const known = await repo.sessionOf(message.provider, message.chatId);
+      const known = await deps.chatSessions.sessionOf(message.provider, message.chatId);
       if (known) return known;
       return newSession(message);
     }
@@ -176,7 +179,7 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
         activate: false,
         title: `${message.provider} chat ${message.chatId}`,
       });
-      await repo.setSessionOf(message.provider, message.chatId, session.id);
+      await deps.chatSessions.setSessionOf(message.provider, message.chatId, session.id);
       return session.id;
     }
     return (await engine.sessions.create()).id;
@@ -185,7 +188,7 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
   async function status(message: InboundMessage): Promise<string> {
     const sessionId =
       deps.scope === 'per_chat'
-        ? await repo.sessionOf(message.provider, message.chatId)
+        ? await deps.chatSessions.sessionOf(message.provider, message.chatId)
         : await engine.sessions.activeSessionId();
     const models = await engine.models.list().catch(() => null);
     const model = models?.default
@@ -282,7 +285,7 @@ export function createChatGateway(deps: ChatGatewayDeps): ChatGateway {
       if (timer) clearTimeout(timer);
       await ticking;
       if (leader) await stepDown('shutdown');
-      await repo.releaseLease(owner).catch(() => {});
+      await deps.lease.releaseLease(owner).catch(() => {});
     },
     isLeader: () => leader,
     statuses: () => Object.fromEntries(providers.map((p) => [p.name, p.status()])),
