@@ -1,6 +1,6 @@
 import { BackupError } from '../errors/backup-errors.js';
 import type { ApprovalSigner } from '../scripts/approval-signature.js';
-import { hashSource } from '../scripts/hashing.js';
+import { hashSource } from '../contracts/script-hashes.js';
 import { keyFingerprint } from '../secrets/crypto.js';
 import type { KeyRecord } from '../store/backup-records.js';
 import type { BackupRepository, Snapshot } from '../store/backup-repository.js';

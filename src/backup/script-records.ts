@@ -1,5 +1,5 @@
-import type { ScriptRecord } from '../scripts/script-schema.js';
-import { decodeScript } from '../scripts/script-schema.js';
+import type { ScriptRecord } from '../contracts/script-record.js';
+import { decodeScript } from '../contracts/script-record.js';
 import type { KeyRecord } from '../store/backup-records.js';
 import { keys } from '../store/keys.js';
 

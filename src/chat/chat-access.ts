@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { NotFoundError } from '../errors/request-errors.js';
-import type { ChatRepository, StoredIdentity, StoredPairing } from '../store/chat-repository.js';
-import type { ChatProviderName, InboundMessage } from './provider.js';
+import type { ChatIdentityRepository, StoredIdentity } from '../store/chat-identity-repository.js';
+import type { ChatPairingRepository, StoredPairing } from '../store/chat-pairing-repository.js';
+import type { ChatProviderName } from '../contracts/provider-names.js';
+import type { InboundMessage } from './provider.js';
 import type { AuditLog } from '../runtime/audit-log.js';
 
 /**
@@ -54,16 +56,8 @@ export interface ChatAccess {
 }
 
 export interface ChatAccessDeps {
-  repo: Pick<
-    ChatRepository,
-    | 'requestPairing'
-    | 'pendingPairings'
-    | 'takePairing'
-    | 'approveIdentity'
-    | 'identity'
-    | 'identities'
-    | 'claimStrangerAnswer'
-  >;
+  pairings: ChatPairingRepository;
+  identities: ChatIdentityRepository;
   /** Configured user ids per provider (their private chats are reachable too). */
   allow: Partial<Record<ChatProviderName, readonly string[]>>;
   /** Configured channels per provider, where the bot may post. */
@@ -91,24 +85,24 @@ const view = (p: StoredPairing): PairingView => ({
 });
 
 export function createChatAccess(deps: ChatAccessDeps): ChatAccess {
-  const { repo } = deps;
+  const { pairings: requests, identities: people } = deps;
   const now = deps.now ?? Date.now;
   const configured = (provider: ChatProviderName, userId: string) =>
     deps.allow[provider]?.includes(userId) ?? false;
 
   const take = async (code: string) => {
-    const pairing = await repo.takePairing(code.toUpperCase(), now());
+    const pairing = await requests.takePairing(code.toUpperCase(), now());
     if (!pairing) throw new NotFoundError(`no pending pairing request with code ${code}`);
     return pairing;
   };
 
   return {
     async allowed(provider, userId) {
-      return configured(provider, userId) || (await repo.identity(provider, userId)) !== null;
+      return configured(provider, userId) || (await people.identity(provider, userId)) !== null;
     },
     async requestPairing(message) {
       const at = now();
-      const { code, created } = await repo.requestPairing(
+      const { code, created } = await requests.requestPairing(
         {
           code: newPairingCode(),
           identity: `${message.provider}:${message.userId}`,
@@ -133,11 +127,11 @@ export function createChatAccess(deps: ChatAccessDeps): ChatAccess {
       return { code, created };
     },
     mayAnswerStranger: (provider, userId) =>
-      repo.claimStrangerAnswer(provider, userId, STRANGER_ANSWER_WINDOW_MS),
+      requests.claimStrangerAnswer(provider, userId, STRANGER_ANSWER_WINDOW_MS),
     async pairings() {
-      return (await repo.pendingPairings(now())).map(view);
+      return (await requests.pendingPairings(now())).map(view);
     },
-    identities: () => repo.identities(),
+    identities: () => people.identities(),
     async approve(code) {
       const pairing = await take(code);
       const identity: StoredIdentity = {
@@ -147,7 +141,7 @@ export function createChatAccess(deps: ChatAccessDeps): ChatAccess {
         name: pairing.name,
         approved_at: new Date(now()).toISOString(),
       };
-      await repo.approveIdentity(identity);
+      await people.approveIdentity(identity);
       return identity;
     },
     async deny(code) {
@@ -156,7 +150,9 @@ export function createChatAccess(deps: ChatAccessDeps): ChatAccess {
     async reachable(provider, chatId) {
       if (configured(provider, chatId)) return true;
       if (deps.channels?.[provider]?.includes(chatId)) return true;
-      return (await repo.identities()).some((i) => i.provider === provider && i.chat_id === chatId);
+      return (await people.identities()).some(
+        (i) => i.provider === provider && i.chat_id === chatId,
+      );
     },
   };
 }

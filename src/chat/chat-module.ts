@@ -1,9 +1,15 @@
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log/logger.js';
-import type { ChatRepository, ChatUpdateReader } from '../store/chat-repository.js';
+import type { ScriptEvents } from '../scripts/script-events.js';
+import type { ChatApprovalRepository } from '../store/chat-approval-repository.js';
+import type { ChatDeliveryRepository } from '../store/chat-delivery-repository.js';
+import type { ChatIdentityRepository } from '../store/chat-identity-repository.js';
+import type { ChatPairingRepository } from '../store/chat-pairing-repository.js';
+import type { ChatUpdateClaims, ChatUpdateReader } from '../store/chat-update-repository.js';
 import { createChatAccess, type ChatAccess } from './chat-access.js';
 import { createChatOutbox, type ChatOutbox } from './chat-outbox.js';
-import type { ChatProvider, ChatProviderName } from './provider.js';
+import type { ChatProvider } from './provider.js';
+import type { ChatProviderName } from '../contracts/provider-names.js';
 import {
   createScriptApprovals,
   type ScriptApprovals,
@@ -14,18 +20,30 @@ import type { AuditLog } from '../runtime/audit-log.js';
 /** How long a handled update id is remembered: Telegram redelivers for at most 24 h. */
 const UPDATE_CLAIM_MS = 24 * 3600 * 1000;
 
+/** The chat wing's state in Redis, one repository per entity. */
+export interface ChatStores {
+  pairings: ChatPairingRepository;
+  identities: ChatIdentityRepository;
+  deliveries: ChatDeliveryRepository;
+  approvals: ChatApprovalRepository;
+  updates: ChatUpdateClaims;
+}
+
 export interface ChatModuleDeps {
   config: Config['chat'];
   /** Provider tokens are Steward secrets, read when a provider is built. */
   getSecret: (name: string) => Promise<string | null>;
-  repo: ChatRepository;
+  stores: ChatStores;
   redact: (text: string) => string;
   /** Per-provider send budget shared by every process (`chat_send` and deliveries). */
   takeSend?: (provider: ChatProviderName) => Promise<boolean>;
   /** A blocking reader of webhook updates on a connection of its own (webhook mode). */
   openUpdateReader?: () => ChatUpdateReader;
   /** What script reviews from chat need (`chat.approvals`). */
-  reviews?: Pick<ScriptApprovalsDeps, 'scripts' | 'adminName' | 'secretEgress'>;
+  reviews?: Pick<ScriptApprovalsDeps, 'scripts' | 'adminName' | 'secretEgress'> & {
+    /** The script service's events: each version that becomes pending is announced. */
+    events: Pick<ScriptEvents, 'subscribe'>;
+  };
   /** The audit log: pairing requests are recorded there. */
   trail?: Pick<AuditLog, 'record'>;
   log: Logger;
@@ -57,7 +75,8 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
     ...(config.discord ? (['discord'] as const) : []),
   ];
   const access = createChatAccess({
-    repo: deps.repo,
+    pairings: deps.stores.pairings,
+    identities: deps.stores.identities,
     allow: {
       telegram: config.telegram?.allow ?? [],
       slack: config.slack?.allow ?? [],
@@ -122,7 +141,7 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
         apiRoot: config.telegram.api_root,
         groups: config.telegram.groups,
         claimUpdate: (updateId) =>
-          deps.repo.claimUpdate('telegram', `${botId}:${updateId}`, UPDATE_CLAIM_MS),
+          deps.stores.updates.claimUpdate('telegram', `${botId}:${updateId}`, UPDATE_CLAIM_MS),
         redact: deps.redact,
         log: log.child({ component: 'telegram' }),
         ...(url && reader
@@ -180,7 +199,7 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
     provider: forSending,
     configured,
     access,
-    claims: deps.repo,
+    claims: deps.stores.deliveries,
     redact: deps.redact,
     ...(deps.takeSend ? { takeSend: deps.takeSend } : {}),
   });
@@ -191,12 +210,17 @@ export function createChatModule(deps: ChatModuleDeps): ChatModule {
       ? createScriptApprovals({
           config: reviews,
           provider: forSending,
-          repo: deps.repo,
-          ...deps.reviews,
+          repo: deps.stores.approvals,
+          scripts: deps.reviews.scripts,
+          adminName: deps.reviews.adminName,
+          secretEgress: deps.reviews.secretEgress,
           redact: deps.redact,
           log: log.child({ component: 'reviews' }),
         })
       : null;
+  if (approvals && deps.reviews) {
+    deps.reviews.events.subscribe((change) => approvals.onScriptChange(change));
+  }
   if (reviews && !approvals) {
     log.warn(
       { provider: reviews.provider },

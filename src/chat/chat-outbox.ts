@@ -1,7 +1,8 @@
 import { ChatSendError } from '../errors/chat-errors.js';
-import type { ChatRepository } from '../store/chat-repository.js';
+import type { ChatDeliveryRepository } from '../store/chat-delivery-repository.js';
 import type { ChatAccess } from './chat-access.js';
-import type { ChatProvider, ChatProviderName } from './provider.js';
+import type { ChatProvider } from './provider.js';
+import type { ChatProviderName } from '../contracts/provider-names.js';
 import { splitMessage } from './split-message.js';
 
 export interface ChatOutboxDeps {
@@ -9,7 +10,7 @@ export interface ChatOutboxDeps {
   provider: (name: ChatProviderName) => Promise<ChatProvider | null>;
   configured: readonly ChatProviderName[];
   access: Pick<ChatAccess, 'reachable'>;
-  claims: Pick<ChatRepository, 'claimPart' | 'markPartSent' | 'releasePart'>;
+  claims: ChatDeliveryRepository;
   redact: (text: string) => string;
   /** Takes one send from the provider's budget (shared by every process); false when spent. */
   takeSend?: (provider: ChatProviderName) => Promise<boolean>;

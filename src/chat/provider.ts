@@ -1,6 +1,4 @@
-/** The chat platforms of DESIGN "Chat gateway" (schedules' `output_target.provider` minus webhook). */
-export const chatProviderNames = ['telegram', 'discord', 'slack'] as const;
-export type ChatProviderName = (typeof chatProviderNames)[number];
+import type { ChatProviderName } from '../contracts/provider-names.js';
 
 /** A text message someone wrote to the bot. */
 export interface InboundMessage {

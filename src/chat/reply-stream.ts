@@ -1,12 +1,10 @@
 import type { ChatEvent } from '../engine/event-hub.js';
-import type { StreamRedactor } from '../secrets/stream-redactor.js';
 import type { ChatProvider } from './provider.js';
 import { splitMessage } from './split-message.js';
 
 export interface ReplyStreamOptions {
   provider: Pick<ChatProvider, 'send' | 'edit' | 'typing' | 'maxMessageChars'>;
   chatId: string;
-  redactor: StreamRedactor;
   /** Least time between two edits of one message (Telegram takes about one per second per chat). */
   editIntervalMs: number;
   /** Typing indicators last ~5 s on Telegram; one is sent this often while the engine works. */
@@ -15,7 +13,10 @@ export interface ReplyStreamOptions {
 }
 
 export interface ReplyStream {
-  /** Feeds one chat event of the turn; resolves the `finished` promise on `done` or `error`. */
+  /**
+   * Feeds one chat event of the turn, already redacted (`engine/conversation.ts`); resolves the
+   * `finished` promise on `done` or `error`.
+   */
   push(event: ChatEvent): void;
   /** Ends the turn with a line of its own (a timeout, a prompt the engine refused). */
   fail(text: string): void;
@@ -25,12 +26,12 @@ export interface ReplyStream {
 /**
  * A reply as chat messages: the first text creates a message, later text edits it (at most once
  * per `editIntervalMs`), and past the platform's limit the text continues in new messages, cut
- * at line or word boundaries. Everything sent has passed the streaming redactor, so a secret
- * split across two deltas is caught, and text is released only once no secret can begin in it,
- * so it is never split across two messages either.
+ * at line or word boundaries. The text comes from the conversation's streaming redactor, which
+ * releases text only once no secret can begin in it, so a secret is never split across two
+ * messages either.
  */
 export function createReplyStream(options: ReplyStreamOptions): ReplyStream {
-  const { provider, chatId, redactor } = options;
+  const { provider, chatId } = options;
   const sent: Array<{ id: string; text: string }> = [];
   let text = '';
   let ended = false;
@@ -82,7 +83,7 @@ export function createReplyStream(options: ReplyStreamOptions): ReplyStream {
     clearInterval(typingTimer);
     if (timer) clearTimeout(timer);
     timer = null;
-    text += redactor.end() + tail;
+    text += tail;
     if (text.trim() === '') text = '(the assistant sent no text)';
     void queueSync().finally(finish);
   };
@@ -91,19 +92,15 @@ export function createReplyStream(options: ReplyStreamOptions): ReplyStream {
     push(event) {
       if (ended) return;
       if (event.type === 'text') {
-        text += redactor.push(event.content);
+        text += event.content;
         schedule();
       } else if (event.type === 'error') {
-        // Engine error texts can quote the prompt or the model's output: redacted as well.
-        text += redactor.end();
-        const line = redactor.push(event.content) + redactor.end();
-        end(`${text ? '\n\n' : ''}${line}`);
+        end(`${text ? '\n\n' : ''}${event.content}`);
       } else {
         end('');
       }
     },
     fail(line) {
-      text += redactor.end();
       end(`${text ? '\n\n' : ''}${line}`);
     },
     finished,

@@ -1,5 +1,6 @@
 import { newCapabilities, scriptCapabilities } from '../scripts/capabilities.js';
-import type { ScriptCapabilities, ScriptRecord } from '../scripts/script-schema.js';
+import type { ScriptCapabilities } from '../scripts/script-schema.js';
+import type { ScriptRecord } from '../contracts/script-record.js';
 import { splitMessage } from './split-message.js';
 
 /** A review taking more messages than this is not shown in chat, and cannot be approved there. */

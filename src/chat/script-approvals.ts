@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { ScriptRefusedError } from '../errors/script-errors.js';
 import type { Logger } from '../log/logger.js';
-import { unifiedDiff } from '../scripts/diff.js';
-import type { ScriptRecord } from '../scripts/script-schema.js';
-import type { ScriptChange, ScriptService } from '../scripts/script-service.js';
-import type { ChatRepository, StoredApproval } from '../store/chat-repository.js';
-import type { ChatProvider, ChatProviderName, InboundAction, InboundMessage } from './provider.js';
-import { reviewText } from './review-request.js';
+import type { ScriptRecord } from '../contracts/script-record.js';
+import type { ScriptChange } from '../scripts/script-events.js';
+import type { ScriptService } from '../scripts/script-service.js';
+import type { ChatApprovalRepository, StoredApproval } from '../store/chat-approval-repository.js';
+import type { ChatProvider, InboundAction, InboundMessage } from './provider.js';
+import type { ChatProviderName } from '../contracts/provider-names.js';
+import { createReviewAnnouncer } from './review-announcer.js';
 
 export interface ApprovalsConfig {
   provider: ChatProviderName;
@@ -21,19 +21,7 @@ export interface ScriptApprovalsDeps {
   config: ApprovalsConfig;
   /** The provider for sending (any process may announce; the leader receives the taps). */
   provider: (name: ChatProviderName) => Promise<ChatProvider | null>;
-  repo: Pick<
-    ChatRepository,
-    | 'claimAnnouncement'
-    | 'openApproval'
-    | 'approval'
-    | 'openApprovalOf'
-    | 'openApprovals'
-    | 'closeApproval'
-    | 'markApproval'
-    | 'setApprovalMessage'
-    | 'awaitReason'
-    | 'approvalAnswering'
-  >;
+  repo: ChatApprovalRepository;
   scripts: Pick<ScriptService, 'get' | 'approve' | 'reject' | 'versions' | 'approvedVersion'>;
   /** Who a decision from chat is recorded as (`approved_by`): the admin account's name. */
   adminName: () => Promise<string>;
@@ -73,26 +61,6 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
   const approver = config.user_id ?? config.channel_id;
   const keepMs = config.ttl + 7 * 24 * 3600 * 1000;
 
-  async function requestParts(record: ScriptRecord, maxChars: number) {
-    const [latest] = await scripts.versions(record.name);
-    const before = (await scripts.approvedVersion(record))?.source ?? null;
-    return reviewText({
-      record,
-      author: latest?.author ?? record.metadata.author,
-      before,
-      diff: before === null ? '' : unifiedDiff(record.name, before, record.source),
-      secretEgress: deps.secretEgress,
-      uiUrl: config.ui_url,
-      maxChars,
-      redact: deps.redact,
-    });
-  }
-
-  const buttons = (id: string, approvable: boolean) => [
-    ...(approvable ? [{ label: 'Approve', data: `ap:${id}` }] : []),
-    { label: 'Reject', data: `rj:${id}` },
-  ];
-
   async function edit(request: StoredApproval, footer: string): Promise<void> {
     const provider = await deps.provider(request.provider as ChatProviderName);
     if (!provider) return;
@@ -105,52 +73,7 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
       );
   }
 
-  async function announce(record: ScriptRecord): Promise<void> {
-    // One request per version (its commit), whichever process stored it; a text that comes back
-    // in a later version gets a request again.
-    if (!(await repo.claimAnnouncement(record.name, record.head, keepMs))) return;
-    const provider = await deps.provider(config.provider);
-    if (!provider) {
-      log.warn({ provider: config.provider }, 'approval requests: the chat provider is not ready');
-      return;
-    }
-    const id = randomBytes(9).toString('base64url');
-    const { parts, complete } = await requestParts(record, provider.maxMessageChars);
-    const last = parts.length - 1;
-    // Stored before its messages go out: a tap that comes at once finds it.
-    const request: StoredApproval = {
-      id,
-      script: record.name,
-      hash: record.hash,
-      provider: config.provider,
-      chat_id: config.channel_id,
-      message_id: '',
-      text: parts[last] ?? '',
-      approver_id: approver,
-      created_at: new Date(now()).toISOString(),
-      expires_at: now() + config.ttl,
-      state: 'open',
-      approvable: complete,
-    };
-    const previous = await repo.openApproval(request, keepMs);
-    if (previous) {
-      const closed = await repo.closeApproval({ id: previous, script: record.name }, 'superseded');
-      if (closed) await edit(closed, 'Superseded: a newer version was sent for review.');
-    }
-    try {
-      // One after another, the buttons under the last: a tap proves every part was sent. A part
-      // that fails leaves the request closed and its buttons never sent.
-      for (const [i, part] of parts.entries()) {
-        const options = i === last ? { buttons: buttons(id, complete) } : {};
-        const messageId = await provider.send(config.channel_id, part, options);
-        if (i === last) request.message_id = messageId;
-      }
-    } catch (err) {
-      await repo.closeApproval(request, 'superseded');
-      throw err;
-    }
-    await repo.setApprovalMessage(id, request.message_id);
-  }
+  const announce = createReviewAnnouncer({ ...deps, keepMs, approver, now, edit });
 
   async function decidedElsewhere(record: ScriptRecord, verdict: string, by: string) {
     const id = await repo.openApprovalOf(record.name);
@@ -190,7 +113,7 @@ export function createScriptApprovals(deps: ScriptApprovalsDeps): ScriptApproval
 
   return {
     async onScriptChange(change) {
-      if (change.kind === 'pending') await announce(change.record);
+      if (change.kind === 'pending') await announce.announce(change.record);
       else await decidedElsewhere(change.record, change.kind, change.by);
     },
 

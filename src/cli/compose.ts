@@ -3,14 +3,20 @@ import { createChatGateway, type ChatGateway } from '../chat/chat-gateway.js';
 import { createChatModule, type ChatModule } from '../chat/chat-module.js';
 import { createChatDeliveryProvider } from '../schedules/delivery/chat-provider.js';
 import { createStreamRedactor } from '../secrets/stream-redactor.js';
+import { createChatApprovalRepository } from '../store/chat-approval-repository.js';
+import { createChatDeliveryRepository } from '../store/chat-delivery-repository.js';
+import { createChatIdentityRepository } from '../store/chat-identity-repository.js';
+import { createChatLeaseRepository } from '../store/chat-lease-repository.js';
+import { createChatPairingRepository } from '../store/chat-pairing-repository.js';
+import { createChatSessionRepository } from '../store/chat-session-repository.js';
 import {
-  createChatRepository,
+  createChatUpdateClaims,
   createChatUpdateQueue,
   createChatUpdateReader,
-} from '../store/chat-repository.js';
+} from '../store/chat-update-repository.js';
+import { createScriptEvents } from '../scripts/script-events.js';
 import { telegramWebhookSecret } from '../chat/telegram-webhook-secret.js';
 import { createAdminRepository } from '../store/admin-repository.js';
-import type { ScriptApprovals } from '../chat/script-approvals.js';
 import { createTokenBucketRepository } from '../store/token-bucket-repository.js';
 import { threadCount } from '../api/threads.js';
 import { createAuthModule, type AuthModule } from '../auth/module.js';
@@ -147,7 +153,7 @@ async function composeCore(ctx: Context): Promise<Core> {
   );
   const mirror = createFileMirror(config.paths.scripts);
   // Reviews from chat follow every script change; the chat module is built below.
-  const follow: { approvals: ScriptApprovals | null } = { approvals: null };
+  const scriptEvents = createScriptEvents();
   const recentChecks = createRecentChecks();
   const scripts = createScriptService({
     store: scriptStore,
@@ -155,7 +161,7 @@ async function composeCore(ctx: Context): Promise<Core> {
     log,
     signer,
     trail: audit,
-    onChange: (change) => follow.approvals?.onScriptChange(change),
+    events: scriptEvents,
     forget: (name) => recentChecks.forget(name),
   });
   const scriptRunner = createScriptRunner({
@@ -177,7 +183,13 @@ async function composeCore(ctx: Context): Promise<Core> {
   const chat = createChatModule({
     config: config.chat,
     getSecret: (name) => secrets.get(name),
-    repo: createChatRepository(redis),
+    stores: {
+      pairings: createChatPairingRepository(redis),
+      identities: createChatIdentityRepository(redis),
+      deliveries: createChatDeliveryRepository(redis),
+      approvals: createChatApprovalRepository(redis),
+      updates: createChatUpdateClaims(redis),
+    },
     redact,
     trail: audit,
     takeSend: (provider) => buckets.take('chat', provider, CHAT_SENDS_PER_SECOND, CHAT_SEND_BURST),
@@ -190,10 +202,10 @@ async function composeCore(ctx: Context): Promise<Core> {
       scripts,
       adminName: async () => (await createAdminRepository(redis).get())?.username ?? 'admin',
       secretEgress: config.scripts.secret_egress,
+      events: scriptEvents,
     },
     log,
   });
-  follow.approvals = chat.approvals;
   return {
     stats,
     secrets,
@@ -316,7 +328,8 @@ export async function buildServerParts(
           configured: core.chat.configured,
           build: (name) => core.chat.build(name),
           access: core.chat.access,
-          repo: createChatRepository(ctx.redis),
+          lease: createChatLeaseRepository(ctx.redis),
+          chatSessions: createChatSessionRepository(ctx.redis),
           engine: {
             client: engine.client,
             hub: engine.hub,

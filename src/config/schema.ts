@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { chatProviderNames } from '../contracts/provider-names.js';
+import { SECRET_NAME_PATTERN } from '../contracts/secret-names.js';
 
 /** A duration such as `15m`, `72h`, `30s`, `500ms`, `2d`, or a number of milliseconds. */
 export const durationSchema = z.union([
@@ -226,7 +228,7 @@ export const configSchema = strict({
       /** Name of the Steward secret holding the bot token (encrypted at rest, redacted). */
       token_secret: z
         .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'expected a secret name such as TELEGRAM_TOKEN'),
+        .regex(SECRET_NAME_PATTERN, 'expected a secret name such as TELEGRAM_TOKEN'),
       /** Telegram user ids allowed to talk to the bot without pairing. */
       allow: z
         .array(z.union([z.number().int(), z.string().regex(/^\d+$/)]).transform(String))
@@ -247,7 +249,7 @@ export const configSchema = strict({
       webhook_url: z.string().url().optional(),
     }).optional(),
     discord: strict({
-      token_secret: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'expected a secret name'),
+      token_secret: z.string().regex(SECRET_NAME_PATTERN, 'expected a secret name'),
       /** Discord user ids allowed to talk to the bot without pairing. */
       allow: z
         .array(
@@ -266,12 +268,8 @@ export const configSchema = strict({
     }).optional(),
     slack: strict({
       /** Secret names of the bot token (`xoxb-…`) and the app-level token (`xapp-…`, Socket Mode). */
-      bot_token_secret: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'expected a secret name'),
-      app_token_secret: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'expected a secret name'),
+      bot_token_secret: z.string().regex(SECRET_NAME_PATTERN, 'expected a secret name'),
+      app_token_secret: z.string().regex(SECRET_NAME_PATTERN, 'expected a secret name'),
       /** Slack user ids (U…) allowed to talk to the bot without pairing. */
       allow: z
         .array(z.string().regex(/^[UW][A-Z0-9]+$/, 'expected a Slack user id such as U0123ABCD'))
@@ -288,7 +286,7 @@ export const configSchema = strict({
      * diff and Approve/Reject buttons bound to the hash shown.
      */
     approvals: strict({
-      provider: z.enum(['telegram', 'discord', 'slack']),
+      provider: z.enum(chatProviderNames),
       /** The administrator's chat (Telegram: their private chat id, the same as their user id). */
       channel_id: z.string().min(1),
       /** The one user whose taps decide; default the channel id (a private chat's user). */

@@ -31,7 +31,7 @@ export interface SchedulesDeps {
   /** Whether the engine answers now (`run` of an agent schedule is 503 when it does not). */
   engineReachable?: () => Promise<boolean>;
   scriptExists?: (name: string) => Promise<boolean>;
-  /** Providers other than `webhook` (chat providers register here when they exist). */
+  /** Delivery to the configured chat providers (`webhook` is built here from `webhooks.channels`). */
   providers?: ProviderRegistry;
 }
 

@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { targetProviderNames } from '../contracts/provider-names.js';
 
-/** Output providers of DESIGN.md's decisions; `channel_id` is the provider's channel or chat id. */
-export const providerNames = ['discord', 'telegram', 'slack', 'webhook'] as const;
-export type ProviderName = (typeof providerNames)[number];
-
+/** Where a schedule's output goes; `channel_id` is the provider's channel or chat id. */
 export const outputTargetSchema = z.object({
-  provider: z.enum(providerNames),
+  provider: z.enum(targetProviderNames),
   channel_id: z.string().min(1).max(256),
 });
 export type OutputTarget = z.infer<typeof outputTargetSchema>;

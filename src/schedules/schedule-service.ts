@@ -6,7 +6,7 @@ import {
   ServiceUnavailableError,
 } from '../errors/request-errors.js';
 import type { QueueClient } from '../queue/client.js';
-import { toScriptName } from '../scripts/script-schema.js';
+import { toScriptName } from '../contracts/script-names.js';
 import type {
   CreateScheduleInput,
   RunEntry,

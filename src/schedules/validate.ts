@@ -1,6 +1,6 @@
 import { BadRequestError } from '../errors/request-errors.js';
 import { assertValidCron, assertValidTimezone } from './cron.js';
-import { isScriptName } from '../scripts/script-schema.js';
+import { isScriptName } from '../contracts/script-names.js';
 import type { OutputTarget, ScheduleConfig } from './schedule-schema.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Logger } from '../log/logger.js';
 import type { ScriptRepository } from '../store/script-repository.js';
 import type { ApprovalSigner } from './approval-signature.js';
-import type { ScriptRecord } from './script-schema.js';
+import type { ScriptRecord } from '../contracts/script-record.js';
 
 /** Upkeep of the approval signatures of every stored script: the first signing and rotations. */
 

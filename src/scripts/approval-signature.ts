@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { hashSource } from './hashing.js';
-import type { ScriptRecord } from './script-schema.js';
+import { hashSource } from '../contracts/script-hashes.js';
+import type { ScriptRecord } from '../contracts/script-record.js';
 
 /**
  * Redis is trusted with data, not with authority (DESIGN "Approval integrity"): whoever can write

@@ -1,5 +1,5 @@
 import type { ScriptRefusal } from '../errors/script-errors.js';
-import type { ScriptRecord } from './script-schema.js';
+import type { ScriptRecord } from '../contracts/script-record.js';
 
 /** Whether a script may run, and which source: the approved hash, or why not. */
 export type RefusalReason = ScriptRefusal;

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { hashSource } from './hashing.js';
-import { isScriptName, maxSourceBytes } from './script-schema.js';
+import { hashSource } from '../contracts/script-hashes.js';
+import { isScriptName, maxSourceBytes } from '../contracts/script-names.js';
 
 export interface DiskScript {
   name: string;

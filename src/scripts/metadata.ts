@@ -1,5 +1,6 @@
 import { parse as parseDomain } from 'tldts';
-import type { ScriptMetadata } from './script-schema.js';
+import type { ScriptMetadata } from '../contracts/script-record.js';
+import { isSecretName } from '../contracts/secret-names.js';
 
 /**
  * A destination a secret may be sent to: a host name, a `*.` suffix pattern or an IP address
@@ -7,7 +8,6 @@ import type { ScriptMetadata } from './script-schema.js';
  */
 const destinationPattern =
   /^(?:(?:\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
-const secretNamePattern = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 /** An HTTP field name (RFC 9110 `token`). */
 const headerNamePattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -101,7 +101,7 @@ function parse(source: string): Parsed {
       continue;
     }
     const name = value.slice(0, arrow).trim();
-    if (!secretNamePattern.test(name)) {
+    if (!isSecretName(name)) {
       problem(`@secrets: "${name}" before "->" must be one secret name`, column);
       continue;
     }

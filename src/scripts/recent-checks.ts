@@ -1,4 +1,4 @@
-import type { ScriptRecord } from './script-schema.js';
+import type { ScriptRecord } from '../contracts/script-record.js';
 
 /** What a passed check read: the record, and its file's hash when the file was looked at. */
 export interface RecentCheck {

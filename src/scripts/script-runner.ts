@@ -8,7 +8,7 @@ import type { StatsRepository } from '../store/stats-repository.js';
 import { checkApproval } from './approval.js';
 import type { FileMirror } from './file-mirror.js';
 import type { RecentChecks } from './recent-checks.js';
-import type { ScriptRecord } from './script-schema.js';
+import type { ScriptRecord } from '../contracts/script-record.js';
 
 export interface RunRequest {
   /** API form, with `.star`. */

@@ -7,15 +7,14 @@ import type { AuditChannel } from '../runtime/audit-entry.js';
 import type { AuditLog } from '../runtime/audit-log.js';
 import type { ApprovalSigner } from './approval-signature.js';
 import type { FileMirror } from './file-mirror.js';
-import { hashSource, newCommitId } from './hashing.js';
+import type { ScriptChange, ScriptEvents } from './script-events.js';
+import { hashSource, newCommitId } from '../contracts/script-hashes.js';
+import { isScriptName, maxSourceBytes, scriptNameMessage } from '../contracts/script-names.js';
 import {
-  isScriptName,
-  maxSourceBytes,
-  scriptNameMessage,
   type ChangeAuthor,
   type ScriptRecord,
   type VersionRecord,
-} from './script-schema.js';
+} from '../contracts/script-record.js';
 import { approved, created, modified, rejected } from './script-transitions.js';
 import { findSyntaxError, assertParses } from './syntax-check.js';
 
@@ -31,14 +30,6 @@ export interface ReloadReport {
   errors: Array<{ name: string; message: string }>;
 }
 
-/**
- * What happened to a script, for whoever follows reviews (the chat approval requests): a version
- * now waits for review, or a decision was made.
- */
-export type ScriptChange =
-  | { kind: 'pending'; record: ScriptRecord }
-  | { kind: 'approved' | 'rejected'; record: ScriptRecord; by: string };
-
 export interface ScriptServiceDeps {
   store: ScriptRepository;
   mirror: FileMirror;
@@ -47,8 +38,8 @@ export interface ScriptServiceDeps {
   signer: ApprovalSigner;
   /** Every change, and every refused one, goes to the audit log with its hash and channel. */
   trail: Pick<AuditLog, 'record'>;
-  /** Told after each change is stored; its failures are logged, never the change's. */
-  onChange?: (change: ScriptChange) => Promise<void> | void;
+  /** Where each stored change is published (a version became pending, a decision was made). */
+  events?: Pick<ScriptEvents, 'publish'>;
   /**
    * Told of each script this process writes or removes, as the write commits: the checks this
    * process noted of it (`recent-checks.ts`) no longer hold.
@@ -79,7 +70,7 @@ export function createScriptService({
   log,
   signer,
   trail,
-  onChange,
+  events,
   forget = () => {},
   now = () => new Date(),
 }: ScriptServiceDeps) {
@@ -128,12 +119,9 @@ export function createScriptService({
   };
 
   async function tell(change: ScriptChange): Promise<void> {
-    if (!onChange) return;
-    try {
-      await onChange(change);
-    } catch (err) {
-      log.warn({ err, script: change.record.name }, 'a follower of script changes failed');
-    }
+    await events?.publish(change, (err) =>
+      log.warn({ err, script: change.record.name }, 'a follower of script changes failed'),
+    );
   }
   const pendingNow = async (record: ScriptRecord) => {
     if (record.status === 'pending') await tell({ kind: 'pending', record });

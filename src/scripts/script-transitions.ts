@@ -1,7 +1,7 @@
 import { ConflictError } from '../errors/request-errors.js';
 import { ScriptRefusedError } from '../errors/script-errors.js';
 import { parseMetadata } from './metadata.js';
-import type { ScriptRecord, VersionRecord } from './script-schema.js';
+import type { ScriptRecord, VersionRecord } from '../contracts/script-record.js';
 
 /**
  * The review state machine of a script: what creating, modifying, approving and rejecting do to

@@ -1,11 +1,6 @@
 import { newCapabilities, scriptCapabilities } from './capabilities.js';
-import type {
-  ExecutionEntry,
-  ScriptDetail,
-  ScriptListEntry,
-  ScriptRecord,
-  VersionRecord,
-} from './script-schema.js';
+import type { ExecutionEntry, ScriptRecord, VersionRecord } from '../contracts/script-record.js';
+import type { ScriptDetail, ScriptListEntry } from './script-schema.js';
 
 /** The list entry of `GET /api/scripts`. */
 export function toListEntry(record: ScriptRecord): ScriptListEntry {

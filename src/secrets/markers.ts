@@ -1,7 +1,8 @@
+import { SECRET_NAME_BODY } from '../contracts/secret-names.js';
 import { BadRequestError } from '../errors/request-errors.js';
 
 /** A marker the redactor writes; refusing them keeps redacted output from being saved as truth. */
-export const MARKER_PATTERN = /\[REDACTED:[A-Za-z_][A-Za-z0-9_]{0,127}\]/;
+export const MARKER_PATTERN = new RegExp(`\\[REDACTED:${SECRET_NAME_BODY}\\]`);
 
 export function containsMarker(text: string): boolean {
   return text.includes('[REDACTED:') && MARKER_PATTERN.test(text);

@@ -8,7 +8,7 @@ import {
   type ScriptStatus,
   type VersionEntry,
   type VersionRecord,
-} from '../scripts/script-schema.js';
+} from '../contracts/script-record.js';
 import { keys } from './keys.js';
 import { callLua } from './lua-commands.js';
 import type { Redis } from './redis.js';

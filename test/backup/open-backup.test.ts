@@ -5,7 +5,7 @@ import { openBackup } from '../../src/backup/open-backup.js';
 import type { BackupRepository, Snapshot } from '../../src/store/backup-repository.js';
 import { keys } from '../../src/store/keys.js';
 import { approvedRecord, testSigner } from '../support/script-record.js';
-import { encodeScript } from '../../src/scripts/script-schema.js';
+import { encodeScript } from '../../src/contracts/script-record.js';
 
 const key = randomBytes(32);
 const other = randomBytes(32);

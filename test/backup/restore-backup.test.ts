@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { BackupContents } from '../../src/backup/open-backup.js';
 import { restoreBackup } from '../../src/backup/restore-backup.js';
 import { createApprovalSigner } from '../../src/scripts/approval-signature.js';
-import { encodeScript } from '../../src/scripts/script-schema.js';
+import { encodeScript } from '../../src/contracts/script-record.js';
 import { createBackupRepository } from '../../src/store/backup-repository.js';
 import { keys } from '../../src/store/keys.js';
 import type { Redis } from '../../src/store/redis.js';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatGateway, type ChatGateway } from '../../src/chat/chat-gateway.js';
 import { createStreamRedactor } from '../../src/secrets/stream-redactor.js';
-import { createChatRepository } from '../../src/store/chat-repository.js';
+import { createChatLeaseRepository } from '../../src/store/chat-lease-repository.js';
+import { createChatSessionRepository } from '../../src/store/chat-session-repository.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-stand-in.js';
 
@@ -22,7 +23,8 @@ describe('chat gateway', { timeout: 30_000 }, () => {
       retryEveryMs: 200,
       renewMs: 100,
       access: t.services.chat.access,
-      repo: createChatRepository(t.ctx.redis),
+      lease: createChatLeaseRepository(t.ctx.redis),
+      chatSessions: createChatSessionRepository(t.ctx.redis),
       engine: {
         client: t.services.engine.client,
         hub: t.services.engine.hub,

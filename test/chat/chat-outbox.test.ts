@@ -4,7 +4,9 @@ import { createChatOutbox } from '../../src/chat/chat-outbox.js';
 import { createTelegramProvider } from '../../src/chat/telegram-provider.js';
 import { ChatSendError } from '../../src/errors/chat-errors.js';
 import { createLogger } from '../../src/log/logger.js';
-import { createChatRepository } from '../../src/store/chat-repository.js';
+import { createChatDeliveryRepository } from '../../src/store/chat-delivery-repository.js';
+import { createChatIdentityRepository } from '../../src/store/chat-identity-repository.js';
+import { createChatPairingRepository } from '../../src/store/chat-pairing-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
 import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-stand-in.js';
 
@@ -14,7 +16,7 @@ const long = Array.from({ length: 200 }, (_, i) => `row ${1000 + i} ${'x'.repeat
 describe('chat outbox (Redis claims, Telegram stand-in)', { timeout: 30_000 }, () => {
   const prefix = uniquePrefix('chat-outbox');
   const redis = storeRedis(prefix);
-  const repo = createChatRepository(redis);
+  const repo = createChatDeliveryRepository(redis);
   let api: TelegramStandIn;
   let budget = Infinity;
   const outbox = () =>
@@ -27,7 +29,11 @@ describe('chat outbox (Redis claims, Telegram stand-in)', { timeout: 30_000 }, (
           log: createLogger('silent'),
         }),
       configured: ['telegram'],
-      access: createChatAccess({ repo, allow: { telegram: ['501'] } }),
+      access: createChatAccess({
+        pairings: createChatPairingRepository(redis),
+        identities: createChatIdentityRepository(redis),
+        allow: { telegram: ['501'] },
+      }),
       claims: repo,
       redact: (text) => text.replaceAll(SECRET, '[REDACTED:KEY]'),
       takeSend: async () => budget-- > 0,

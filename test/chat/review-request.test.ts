@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { reviewText } from '../../src/chat/review-request.js';
-import { hashSource } from '../../src/scripts/hashing.js';
+import { hashSource } from '../../src/contracts/script-hashes.js';
 import { parseMetadata } from '../../src/scripts/metadata.js';
-import type { ScriptRecord } from '../../src/scripts/script-schema.js';
+import type { ScriptRecord } from '../../src/contracts/script-record.js';
 
 const before = `# @secrets: API_KEY -> api.example.com in header Authorization
 def main():

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptApprovals, type ScriptApprovals } from '../../src/chat/script-approvals.js';
 import { MAX_REVIEW_PARTS } from '../../src/chat/review-request.js';
-import type { ScriptRecord } from '../../src/scripts/script-schema.js';
-import { createChatRepository } from '../../src/store/chat-repository.js';
+import type { ScriptRecord } from '../../src/contracts/script-record.js';
+import { createChatApprovalRepository } from '../../src/store/chat-approval-repository.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import {
   startTelegramStandIn,
@@ -46,7 +46,7 @@ describe('script reviews from chat', { timeout: 60_000 }, () => {
         ui_url: 'https://steward.example.com/',
       },
       provider: (name) => t.services.chat.sender(name),
-      repo: createChatRepository(t.ctx.redis),
+      repo: createChatApprovalRepository(t.ctx.redis),
       scripts: t.services.scripts,
       adminName: async () => 'admin',
       secretEgress,

@@ -3,7 +3,7 @@ import type { InboundMessage } from '../../src/chat/provider.js';
 import { createTelegramProvider } from '../../src/chat/telegram-provider.js';
 import { ChatSendError } from '../../src/errors/chat-errors.js';
 import { createLogger } from '../../src/log/logger.js';
-import { createChatRepository } from '../../src/store/chat-repository.js';
+import { createChatUpdateClaims } from '../../src/store/chat-update-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
 import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-stand-in.js';
 
@@ -140,7 +140,7 @@ describe('Telegram provider (grammY against the Bot API stand-in)', { timeout: 3
   it('handles an update once when it comes again after a failover', async () => {
     const prefix = uniquePrefix('tg-updates');
     const redis = storeRedis(prefix);
-    const repo = createChatRepository(redis);
+    const repo = createChatUpdateClaims(redis);
     const claimed = () =>
       createTelegramProvider({
         token: api.token,

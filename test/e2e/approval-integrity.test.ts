@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scriptWorkerDeps } from '../../src/cli/compose.js';
-import { hashSource } from '../../src/scripts/hashing.js';
+import { hashSource } from '../../src/contracts/script-hashes.js';
 import { keys } from '../../src/store/keys.js';
 import {
   startScriptRunWorker,

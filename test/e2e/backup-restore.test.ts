@@ -14,7 +14,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditLog } from '../../src/runtime/audit-log.js';
 import { createAuditRepository } from '../../src/store/audit-repository.js';
-import { createChatRepository } from '../../src/store/chat-repository.js';
+import { createChatIdentityRepository } from '../../src/store/chat-identity-repository.js';
 import { createEnginePreferencesRepository } from '../../src/store/engine-preferences-repository.js';
 import { freePort } from '../../src/store/embedded-redis.js';
 import { createScriptRepository } from '../../src/store/script-repository.js';
@@ -225,7 +225,7 @@ describe('backup and restore through the real CLI', () => {
     // What no API of a test can make here: a paired chat identity, an engine preference, audit
     // entries, and a Redis writer's forged approval (signed with a key that is not A's).
     const redisA = storeRedis(a.prefix);
-    await createChatRepository(redisA).approveIdentity({
+    await createChatIdentityRepository(redisA).approveIdentity({
       provider: 'telegram',
       user_id: '4242',
       chat_id: '4242',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptApprovals } from '../../src/chat/script-approvals.js';
 import { createFileMirror } from '../../src/scripts/file-mirror.js';
 import { createScriptService } from '../../src/scripts/script-service.js';
-import { createChatRepository } from '../../src/store/chat-repository.js';
+import { createChatApprovalRepository } from '../../src/store/chat-approval-repository.js';
 import type { RunningWorkers } from '../../src/workers/start.js';
 import { createTestApp, startTestWorkers, type TestApp } from '../support/app.js';
 import { adminToken, authHeader, TEST_ADMIN } from '../support/auth.js';
@@ -204,7 +204,7 @@ describe('script reviews in the administrator chat', { timeout: 180_000 }, () =>
     const later = createScriptApprovals({
       config: { provider: 'telegram', channel_id: String(ADA.id), ttl: 24 * 3600 * 1000 },
       provider: (name) => t.services.chat.sender(name),
-      repo: createChatRepository(t.ctx.redis),
+      repo: createChatApprovalRepository(t.ctx.redis),
       scripts: t.services.scripts,
       adminName: async () => 'admin',
       secretEgress: 'bound',

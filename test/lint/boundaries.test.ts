@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -44,7 +45,7 @@ describe('folder boundaries', () => {
     expect(
       await ruleIds(
         'src/runtime/boundary-fixture.ts',
-        "import * as scripts from '../scripts/hashing.js';\nexport const used = scripts;\n",
+        "import * as scripts from '../scripts/script-service.js';\nexport const used = scripts;\n",
       ),
     ).toEqual(['import-x/no-restricted-paths']);
   });
@@ -53,9 +54,56 @@ describe('folder boundaries', () => {
     expect(
       await ruleIds(
         'src/api/boundary-fixture.ts',
-        "import * as scripts from '../scripts/hashing.js';\nexport const used = scripts;\n",
+        "import * as scripts from '../scripts/script-service.js';\nexport const used = scripts;\n",
       ),
     ).toEqual([]);
+  });
+
+  it('keeps the store off the domain: its records come from the contracts leaf', async () => {
+    expect(
+      await ruleIds(
+        'src/store/boundary-fixture.ts',
+        "import * as views from '../scripts/script-schema.js';\nexport const used = views;\n",
+      ),
+    ).toEqual(['import-x/no-restricted-paths']);
+    expect(
+      await ruleIds(
+        'src/store/boundary-fixture.ts',
+        "import * as record from '../contracts/script-record.js';\nexport const used = record;\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('keeps the contracts a leaf that every folder may import', async () => {
+    expect(
+      await ruleIds(
+        'src/contracts/boundary-fixture.ts',
+        "import * as errors from '../errors/catalogue.js';\nexport const used = errors;\n",
+      ),
+    ).toEqual(['import-x/no-restricted-paths']);
+    expect(
+      await ruleIds(
+        'src/config/boundary-fixture.ts',
+        "import * as names from '../contracts/secret-names.js';\nexport const used = names;\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('puts schedules and chat a floor above scripts, secrets, engine and auth', async () => {
+    for (const below of ['scripts', 'secrets', 'engine', 'auth']) {
+      for (const above of ['schedules', 'chat']) {
+        expect(
+          (mayImport[below] ?? []).includes(above),
+          `src/${below} may not import src/${above}`,
+        ).toBe(false);
+      }
+    }
+    expect(
+      await ruleIds(
+        'src/scripts/boundary-fixture.ts',
+        "import * as chat from '../chat/split-message.js';\nexport const used = chat;\n",
+      ),
+    ).toEqual(['import-x/no-restricted-paths']);
   });
 
   it('keeps workers away from every queue producer', async () => {
@@ -82,6 +130,35 @@ describe('folder boundaries', () => {
       eslint,
     );
     expect(ids).toEqual(['import-x/no-cycle']);
+  });
+});
+
+/** The folder edges the files of src/ make: `from -> to` for each relative import across folders. */
+function usedEdges(): Set<string> {
+  const src = `${root}src`;
+  const edges = new Set<string>();
+  for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const file = resolve(entry.parentPath, entry.name);
+    const from = relative(src, file).split('/')[0];
+    const text = readFileSync(file, 'utf8');
+    for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
+      const to = relative(src, resolve(dirname(file), spec ?? '')).split('/')[0];
+      if (to && to !== from && !to.startsWith('..') && !to.endsWith('.js')) {
+        edges.add(`${from} -> ${to}`);
+      }
+    }
+  }
+  return edges;
+}
+
+describe('the boundary table', () => {
+  it('lists only the edges that exist: a row naming a folder nobody imports is stale', () => {
+    const used = usedEdges();
+    const listed = Object.entries(mayImport).flatMap(([from, allowed]) =>
+      allowed.map((to) => `${from} -> ${to}`),
+    );
+    expect(listed.filter((edge) => !used.has(edge))).toEqual([]);
   });
 });
 

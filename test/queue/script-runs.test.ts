@@ -14,7 +14,7 @@ import {
   timedResult,
 } from '../../src/queue/script-runs.js';
 import { redactDeep } from '../../src/secrets/redact-deep.js';
-import { hashSource } from '../../src/scripts/hashing.js';
+import { hashSource } from '../../src/contracts/script-hashes.js';
 import { findSyntaxError } from '../../src/scripts/syntax-check.js';
 
 const hash = hashSource('result = 1\n');

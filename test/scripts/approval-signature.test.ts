@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApprovalSigner } from '../../src/scripts/approval-signature.js';
-import { hashSource } from '../../src/scripts/hashing.js';
+import { hashSource } from '../../src/contracts/script-hashes.js';
 
 const key = Buffer.alloc(32, 1);
 const other = Buffer.alloc(32, 2);

@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFileMirror } from '../../src/scripts/file-mirror.js';
-import { hashSource } from '../../src/scripts/hashing.js';
-import { maxSourceBytes } from '../../src/scripts/script-schema.js';
+import { hashSource } from '../../src/contracts/script-hashes.js';
+import { maxSourceBytes } from '../../src/contracts/script-names.js';
 
 let root: string;
 let dir: string;

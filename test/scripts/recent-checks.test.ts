@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashSource } from '../../src/scripts/hashing.js';
+import { hashSource } from '../../src/contracts/script-hashes.js';
 import { createRecentChecks } from '../../src/scripts/recent-checks.js';
 import { approvedRecord } from '../support/script-record.js';
 

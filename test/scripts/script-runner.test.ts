@@ -13,7 +13,7 @@ import {
   type ScriptRunResult,
 } from '../../src/queue/script-runs.js';
 import { createFileMirror, type FileMirror } from '../../src/scripts/file-mirror.js';
-import { hashSource } from '../../src/scripts/hashing.js';
+import { hashSource } from '../../src/contracts/script-hashes.js';
 import { createRecentChecks, type RecentChecks } from '../../src/scripts/recent-checks.js';
 import { createScriptRunner, type ScriptRunner } from '../../src/scripts/script-runner.js';
 import { createScriptService, type ScriptService } from '../../src/scripts/script-service.js';

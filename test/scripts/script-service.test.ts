@@ -11,8 +11,8 @@ import {
 } from '../../src/errors/script-errors.js';
 import type { Logger } from '../../src/log/logger.js';
 import { createFileMirror } from '../../src/scripts/file-mirror.js';
-import { commitPattern, hashSource } from '../../src/scripts/hashing.js';
-import { maxSourceBytes } from '../../src/scripts/script-schema.js';
+import { commitPattern, hashSource } from '../../src/contracts/script-hashes.js';
+import { maxSourceBytes } from '../../src/contracts/script-names.js';
 import { createScriptService, type ScriptService } from '../../src/scripts/script-service.js';
 import type { Redis } from '../../src/store/redis.js';
 import { createScriptRepository } from '../../src/store/script-repository.js';

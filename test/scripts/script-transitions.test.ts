@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/errors/catalogue.js';
-import type { VersionRecord } from '../../src/scripts/script-schema.js';
+import type { VersionRecord } from '../../src/contracts/script-record.js';
 import { approved, created, modified, rejected } from '../../src/scripts/script-transitions.js';
 
 const v = (n: number): VersionRecord => ({

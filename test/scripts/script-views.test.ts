@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  scriptDetailSchema,
-  scriptListEntrySchema,
-  type ScriptRecord,
-} from '../../src/scripts/script-schema.js';
+import { scriptDetailSchema, scriptListEntrySchema } from '../../src/scripts/script-schema.js';
+import { type ScriptRecord } from '../../src/contracts/script-record.js';
 import { toDetail, toListEntry } from '../../src/scripts/script-views.js';
 
 const base: ScriptRecord = {

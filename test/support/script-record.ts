@@ -1,7 +1,7 @@
 import { createApprovalSigner } from '../../src/scripts/approval-signature.js';
-import { hashSource } from '../../src/scripts/hashing.js';
+import { hashSource } from '../../src/contracts/script-hashes.js';
 import { parseMetadata } from '../../src/scripts/metadata.js';
-import type { ScriptRecord } from '../../src/scripts/script-schema.js';
+import type { ScriptRecord } from '../../src/contracts/script-record.js';
 import { openApprovalKey } from '../../src/secrets/approval-key.js';
 import { createMetaRepository } from '../../src/store/meta-repository.js';
 import type { Context } from '../../src/runtime/context.js';

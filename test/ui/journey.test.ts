@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createChatAccess } from '../../src/chat/chat-access.js';
-import { createChatRepository } from '../../src/store/chat-repository.js';
+import { createChatIdentityRepository } from '../../src/store/chat-identity-repository.js';
+import { createChatPairingRepository } from '../../src/store/chat-pairing-repository.js';
 import { storeRedis } from '../support/redis.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
@@ -342,7 +343,11 @@ describe('admin web UI in Chromium', { timeout: 240_000 }, () => {
   it('shows a pairing request on the chat screen and approves it', async () => {
     const redis = storeRedis(steward.prefix);
     try {
-      const access = createChatAccess({ repo: createChatRepository(redis), allow: {} });
+      const access = createChatAccess({
+        pairings: createChatPairingRepository(redis),
+        identities: createChatIdentityRepository(redis),
+        allow: {},
+      });
       const pairing = await access.requestPairing({
         provider: 'telegram',
         chatId: '424242',

@@ -10,7 +10,7 @@ import {
 } from '../../ui/src/schedule-form.js';
 import { cronInWords, nextFirings } from '../../ui/src/schedule-time.js';
 import { scriptHash, sha256 } from '../../ui/src/sha256.js';
-import { hashSource } from '../../src/scripts/hashing.js';
+import { hashSource } from '../../src/contracts/script-hashes.js';
 
 /** The UI's logic that needs no browser: the hash it approves, the diff it shows, cron previews. */
 describe('the hash the approve button sends', () => {

@@ -6,7 +6,7 @@ import type { EngineClient } from '../../engine/client.js';
 import type { ChatEvent, EventHub } from '../../engine/event-hub.js';
 import type { SessionsService } from '../../engine/sessions-service.js';
 import { isAppError } from '../../errors/catalogue.js';
-import { EngineUnavailableError } from '../../errors/engine-errors.js';
+import { openConversation } from '../../engine/conversation.js';
 import { ServiceUnavailableError, UnauthorizedError } from '../../errors/request-errors.js';
 import type { StreamRedactor } from '../../secrets/stream-redactor.js';
 import type { AccessCheck } from '../../auth/access-check.js';
@@ -95,36 +95,10 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
       const socket = ws as ChatSocket;
       const sessionID = req.params.id;
       const claims = claimsOf.get(req) as TokenClaims;
-      const redactor = createRedactor();
       const send = (message: ServerMessage) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       };
-      const flush = () => {
-        const rest = redactor.end();
-        if (rest) send({ type: 'text', content: rest });
-      };
-
-      // `done` ends a reply: one this client asked for or saw start, never a stray idle.
-      let underWay = false;
-      const off = hub.subscribe(sessionID, (event) => {
-        if (event.type === 'text') {
-          underWay = true;
-          const released = redactor.push(event.content);
-          if (released) send({ type: 'text', content: released });
-          return;
-        }
-        flush();
-        if (event.type === 'error') {
-          // Engine error texts can quote the prompt or the model's output: redact them too.
-          send({ type: 'error', content: redactor.push(event.content) + redactor.end() });
-          return;
-        }
-        if (event.type === 'done') {
-          if (!underWay) return;
-          underWay = false;
-        }
-        send(event);
-      });
+      const conversation = openConversation({ client, hub, createRedactor }, sessionID, send);
       /** The spec's one error form, also for a frame the client got wrong. */
       const invalid = (why: string) =>
         send({ type: 'error', content: `Engine error: invalid message: ${why}` });
@@ -135,7 +109,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
       };
       const unwatch = access.watch(claims, endSession);
       socket.on('close', () => {
-        off();
+        conversation.close();
         unwatch();
       });
       socket.on('message', (data: RawData) => void onMessage(data));
@@ -164,18 +138,10 @@ export const chatRoutes: FastifyPluginAsync<ChatRouteOptions> = async (app, opti
             throw new ServiceUnavailableError('the store is unavailable; try again shortly');
           });
           if (!allowed) return endSession();
-          // Subscribed above, but the shared stream may still be connecting: the reply must not
-          // start before it is open, or its first pieces are lost.
-          await hub.whenConnected(5000).catch(() => {
-            throw new EngineUnavailableError('event stream not connected');
-          });
-          if (socket.readyState !== socket.OPEN) return;
-          underWay = true;
-          await client.promptAsync(sessionID, message.data.content);
+          await conversation.prompt(message.data.content);
         } catch (err) {
           const text = isAppError(err) ? err.message : 'AI engine failed';
           req.log.warn({ err, sessionID }, 'chat prompt failed');
-          underWay = false;
           send({ type: 'error', content: `Engine error: ${text}` });
         }
       }

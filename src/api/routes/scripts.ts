@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NotFoundError } from '../../errors/request-errors.js';
 import { unifiedDiff } from '../../scripts/diff.js';
-import { commitPattern } from '../../scripts/hashing.js';
+import { commitPattern } from '../../contracts/script-hashes.js';
 import type { RunCheck, ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { scriptDetailSchema } from '../../scripts/script-schema.js';

@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotFoundError } from '../../errors/request-errors.js';
-import { secretNameSchema, secretValueSchema } from '../../secrets/names.js';
+import { secretNameSchema } from '../../contracts/secret-names.js';
+import { secretValueSchema } from '../../secrets/secret-values.js';
 import type { RedactionService } from '../../secrets/redaction-service.js';
 import type { SecretService } from '../../secrets/secret-service.js';
 

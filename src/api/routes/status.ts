@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { chatProviderNames } from '../../chat/provider.js';
+import { chatProviderNames } from '../../contracts/provider-names.js';
 import type { Config } from '../../config/schema.js';
 
 export const statusSchema = z.object({

@@ -3,9 +3,9 @@ import { isAppError } from '../../errors/catalogue.js';
 import type { RunResult } from '../../queue/script-runs.js';
 import type { ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
-import { hashSource } from '../../scripts/hashing.js';
+import { hashSource } from '../../contracts/script-hashes.js';
 import { ToolError } from '../../errors/tool-error.js';
-import { bareScriptName as bare, toScriptName as withExt } from '../../scripts/script-schema.js';
+import { bareScriptName as bare, toScriptName as withExt } from '../../contracts/script-names.js';
 import { defineTool, type ToolDefinition } from '../tool-types.js';
 
 export interface ScriptToolDeps {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { LoadedConfig } from '../../config/load.js';
-import { isScriptName } from '../../scripts/script-schema.js';
+import { isScriptName } from '../../contracts/script-names.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../tool-types.js';
 import { listEntries, readText, writeText, type Root } from './file-ops.js';
 import { resolveInside } from './paths.js';

@@ -1,5 +1,5 @@
 import type { ChatOutbox } from '../../chat/chat-outbox.js';
-import type { ChatProviderName } from '../../chat/provider.js';
+import type { ChatProviderName } from '../../contracts/provider-names.js';
 import { ChatSendError } from '../../errors/chat-errors.js';
 import { DeliveryError } from '../../errors/delivery-error.js';
 import type { DeliveryMessage, DeliveryProvider } from './provider.js';

@@ -1,6 +1,6 @@
 import { deliveryPayload } from '../../queue/definitions.js';
 import type { RunState, ScheduleStore } from '../schedule-records.js';
-import type { ProviderName } from '../schedule-schema.js';
+import type { TargetProviderName as ProviderName } from '../../contracts/provider-names.js';
 import { DeliveryError } from '../../errors/delivery-error.js';
 import type { AuditLog } from '../../runtime/audit-log.js';
 import type { ProviderRegistry } from './provider.js';

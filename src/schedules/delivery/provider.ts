@@ -1,4 +1,4 @@
-import type { ProviderName } from '../schedule-schema.js';
+import type { TargetProviderName as ProviderName } from '../../contracts/provider-names.js';
 
 /** What a schedule run sends to its `output_target`. */
 export interface DeliveryMessage {

@@ -24,7 +24,7 @@ import {
   createSecretEgressGuard,
   type SecretEgressPolicy,
 } from '../../secrets/secret-destinations.js';
-import { hashSource } from '../../scripts/hashing.js';
+import { hashSource } from '../../contracts/script-hashes.js';
 import { boundFailure } from './bound-output.js';
 import { createHostHandler } from './host-calls.js';
 import type { ScriptPool } from './pool.js';

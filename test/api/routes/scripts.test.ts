@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSource } from '../../../src/scripts/hashing.js';
+import { hashSource } from '../../../src/contracts/script-hashes.js';
 import { createScriptsHarness, type ScriptsHarness } from '../../scripts/harness.js';
 
 const source = `# @description: Says hello

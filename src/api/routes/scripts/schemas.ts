@@ -3,14 +3,14 @@
  * domain's own resources, each derived from `src/scripts/script-schema.ts`.
  */
 import { z } from 'zod';
-import { scriptHashPattern } from '../../../scripts/hashing.js';
+import { scriptHashPattern } from '../../../contracts/script-hashes.js';
+import { scriptListEntrySchema } from '../../../scripts/script-schema.js';
+import { scriptNameSchema } from '../../../contracts/script-names.js';
 import {
-  scriptListEntrySchema,
-  scriptNameSchema,
   scriptRecordSchema,
   versionEntrySchema,
   versionRecordSchema,
-} from '../../../scripts/script-schema.js';
+} from '../../../contracts/script-record.js';
 import { runResult } from '../../../queue/script-runs.js';
 
 export const scriptListSchema = z.object({ scripts: z.array(scriptListEntrySchema) });

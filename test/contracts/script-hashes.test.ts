@@ -5,7 +5,7 @@ import {
   hashSource,
   newCommitId,
   scriptHashPattern,
-} from '../../src/scripts/hashing.js';
+} from '../../src/contracts/script-hashes.js';
 
 describe('hashSource', () => {
   it('is sha256: and the hex digest of the UTF-8 bytes', () => {

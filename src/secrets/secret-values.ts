@@ -1,18 +1,9 @@
 import { z } from 'zod';
 
-/** DESIGN.md "Decisions": secret names. */
-export const SECRET_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 /** DESIGN.md "Decisions": secret value size, counted in UTF-8 bytes. */
 export const MAX_SECRET_VALUE_BYTES = 64 * 1024;
 /** Below this many characters a value matches too much ordinary text to redact reliably. */
 export const MIN_RELIABLE_VALUE_LENGTH = 8;
-
-export const secretNameSchema = z
-  .string()
-  .regex(
-    SECRET_NAME_PATTERN,
-    'a secret name is a letter or _ followed by up to 127 letters, digits or _',
-  );
 
 // The messages never quote the value: zod would otherwise echo it into an error body or a log.
 export const secretValueSchema = z
@@ -21,10 +12,6 @@ export const secretValueSchema = z
   .refine((v) => Buffer.byteLength(v, 'utf8') <= MAX_SECRET_VALUE_BYTES, {
     message: `value must be at most ${MAX_SECRET_VALUE_BYTES} bytes`,
   });
-
-export function isSecretName(name: string): boolean {
-  return SECRET_NAME_PATTERN.test(name);
-}
 
 export function shortValueWarning(value: string): string | undefined {
   return value.length < MIN_RELIABLE_VALUE_LENGTH

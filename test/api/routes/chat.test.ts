@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { telegramWebhookSecret } from '../../src/chat/telegram-webhook-secret.js';
-import { freePort } from '../../src/store/embedded-redis.js';
-import { createTestApp, type TestApp } from '../support/app.js';
-import { startTelegramStandIn, type TelegramStandIn } from '../support/telegram-stand-in.js';
+import { telegramWebhookSecret } from '../../../src/chat/telegram-webhook-secret.js';
+import { freePort } from '../../../src/store/embedded-redis.js';
+import { createTestApp, type TestApp } from '../../support/app.js';
+import { startTelegramStandIn, type TelegramStandIn } from '../../support/telegram-stand-in.js';
 
 /**
  * Telegram in webhook mode: the gateway's leader registers the webhook with a secret derived from

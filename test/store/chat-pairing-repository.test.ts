@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  createChatRepository,
-  type StoredApproval,
+  createChatPairingRepository,
   type StoredPairing,
-} from '../../src/store/chat-repository.js';
+} from '../../src/store/chat-pairing-repository.js';
 import { dropPrefix, storeRedis, uniquePrefix } from '../support/redis.js';
 
 const pairing = (code: string, user: string, expiresIn = 60_000): StoredPairing => ({
@@ -17,27 +16,13 @@ const pairing = (code: string, user: string, expiresIn = 60_000): StoredPairing 
   expires_at: Date.now() + expiresIn,
 });
 
-describe('chat repository', () => {
-  const prefix = uniquePrefix('chat-repo');
+describe('chat pairing repository', () => {
+  const prefix = uniquePrefix('chat-pairing-repository');
   const redis = storeRedis(prefix);
-  const repo = createChatRepository(redis);
+  const repo = createChatPairingRepository(redis);
   afterAll(async () => {
     redis.disconnect();
     await dropPrefix(prefix);
-  });
-
-  it('gives the lease to one owner at a time, renewable, released only by its holder', async () => {
-    expect(await repo.holdLease('a', 500)).toBe(true);
-    expect(await repo.holdLease('b', 500)).toBe(false);
-    expect(await repo.holdLease('a', 500)).toBe(true);
-    await repo.releaseLease('b');
-    expect(await repo.holdLease('b', 500)).toBe(false);
-    await new Promise((r) => setTimeout(r, 650));
-    // A holder that stopped renewing loses the lease when it expires.
-    expect(await repo.holdLease('b', 500)).toBe(true);
-    await repo.releaseLease('b');
-    expect(await repo.holdLease('a', 500)).toBe(true);
-    await repo.releaseLease('a');
   });
 
   it('keeps one pending code per identity, and drops the oldest of a provider past the limit', async () => {
@@ -80,7 +65,7 @@ describe('chat repository', () => {
   });
 
   it('drops expired requests: they neither count nor can be taken', async () => {
-    const other = createChatRepository(storeRedis(`${prefix}x:`));
+    const other = createChatPairingRepository(storeRedis(`${prefix}x:`));
     expect((await other.requestPairing(pairing('FFFFFFFF', '5', 100), 1))?.created).toBe(true);
     await new Promise((r) => setTimeout(r, 150));
     expect(await other.takePairing('FFFFFFFF', Date.now())).toBeNull();
@@ -97,40 +82,5 @@ describe('chat repository', () => {
     expect(await repo.claimStrangerAnswer('slack', '9', 300)).toBe(true);
     await new Promise((r) => setTimeout(r, 400));
     expect(await repo.claimStrangerAnswer('telegram', '9', 300)).toBe(true);
-  });
-
-  it('claims each part of a delivery once: claimed, then sent or sending', async () => {
-    expect(await repo.claimPart('run1:telegram:1', 0, 60_000)).toBe('claimed');
-    expect(await repo.claimPart('run1:telegram:1', 0, 60_000)).toBe('sending');
-    await repo.markPartSent('run1:telegram:1', 0);
-    expect(await repo.claimPart('run1:telegram:1', 0, 60_000)).toBe('sent');
-    expect(await repo.claimPart('run1:telegram:1', 1, 60_000)).toBe('claimed');
-    await repo.releasePart('run1:telegram:1', 1);
-    expect(await repo.claimPart('run1:telegram:1', 1, 60_000)).toBe('claimed');
-  });
-
-  it('closes an approval request with a decision only while it has not expired', async () => {
-    const at = Date.now();
-    const request: StoredApproval = {
-      id: 'req1',
-      script: 'a.star',
-      hash: 'sha256:00',
-      provider: 'telegram',
-      chat_id: '1',
-      message_id: '9',
-      text: 'Review a.star',
-      approver_id: '1',
-      created_at: new Date(at).toISOString(),
-      expires_at: at + 1000,
-      state: 'open',
-      approvable: true,
-    };
-    await repo.openApproval(request, 60_000);
-    // A decision at or after expires_at finds nothing to close; the sweep still can.
-    expect(await repo.closeApproval(request, 'approved', at + 1000)).toBeNull();
-    expect((await repo.approval('req1'))?.state).toBe('open');
-    expect((await repo.closeApproval(request, 'approved', at + 999))?.state).toBe('open');
-    expect((await repo.approval('req1'))?.state).toBe('approved');
-    expect(await repo.closeApproval(request, 'expired')).toBeNull();
   });
 });
