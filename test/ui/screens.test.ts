@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatAccess } from '../../src/chat/chat-access.js';
-import { createChatRepository } from '../../src/store/chat-repository.js';
+import { createChatIdentityRepository } from '../../src/store/chat-identity-repository.js';
+import { createChatPairingRepository } from '../../src/store/chat-pairing-repository.js';
 import { loginApi, setupAdmin, TEST_ADMIN, type AdminApi } from '../support/admin-api.js';
 import {
   expectAccessible,
@@ -119,7 +120,11 @@ describe('every screen on a desktop and a phone', { timeout: 300_000 }, () => {
     }
     const redis = storeRedis(steward.prefix);
     try {
-      const access = createChatAccess({ repo: createChatRepository(redis), allow: {} });
+      const access = createChatAccess({
+        pairings: createChatPairingRepository(redis),
+        identities: createChatIdentityRepository(redis),
+        allow: {},
+      });
       await access.requestPairing({
         provider: 'telegram',
         chatId: '424242',
