@@ -4,10 +4,10 @@ import type { QueueClient } from './client.js';
 import {
   failedOutcome,
   runDeadline,
-  timedResult,
+  timedOutcome,
   type RunLimits,
+  type RunOutcome,
   type ScriptRunPayload,
-  type ScriptRunResult,
 } from './script-runs.js';
 
 /** The calling side of the `script-runs` contract (`script-runs.ts`): enqueue and wait. */
@@ -23,7 +23,7 @@ export interface ScriptRunProducer {
    * Enqueues on `script-runs` and waits for the result. Never rejects for the run itself: no
    * answer by the deadline, or a job that failed in its worker, is a failed result.
    */
-  run(payload: ScriptRunPayload): Promise<ScriptRunResult>;
+  run(payload: ScriptRunPayload): Promise<RunOutcome>;
 }
 
 export function createScriptRunProducer({
@@ -35,8 +35,8 @@ export function createScriptRunProducer({
     deadline,
     async run(payload) {
       const started = performance.now();
-      const failed = (error: string): ScriptRunResult =>
-        timedResult(failedOutcome(error), performance.now() - started);
+      const failed = (error: string): RunOutcome =>
+        timedOutcome(failedOutcome(error), performance.now() - started);
       try {
         return await queues.run(
           'scriptRuns',

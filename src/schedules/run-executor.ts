@@ -4,12 +4,10 @@ import type { TickOfRuns } from '../store/schedule-run-batches.js';
 import { inFlightRun, type InFlight } from '../store/schedule-run-member.js';
 import type { RunState, RunTarget, ScheduleStore } from './schedule-records.js';
 import type { RunEntry, RunStatus } from './schedule-schema.js';
-import type { ScriptOutcome } from '../queue/script-runs.js';
+import type { RunOutcome as ScriptRunOutcome } from '../queue/script-runs.js';
 
-/** What a schedule keeps of a script run: its output, or its error and logs. */
-export type { ScriptOutcome };
 /** The script runner's contract: approval is checked there (refusals come back as failures). */
-export type RunScript = (name: string, args: Record<string, unknown>) => Promise<ScriptOutcome>;
+export type RunScript = (name: string, args: Record<string, unknown>) => Promise<ScriptRunOutcome>;
 /** Sends `prompt` to the AI engine and resolves with the final reply text. */
 export type RunAgent = (prompt: string, timeoutMs: number, title: string) => Promise<string>;
 

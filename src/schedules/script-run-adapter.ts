@@ -1,6 +1,6 @@
 import { ScriptNotFoundError, ScriptRefusedError } from '../errors/script-errors.js';
 import type { ScriptRunner } from '../scripts/script-runner.js';
-import { failedOutcome, timedResult } from '../queue/script-runs.js';
+import { failedOutcome, timedOutcome } from '../queue/script-runs.js';
 import type { RunScript } from './run-executor.js';
 
 /**
@@ -14,7 +14,7 @@ export function scriptRunnerAdapter(runner: ScriptRunner): RunScript {
       return await runner.run({ name, args, origin: 'schedule' });
     } catch (err) {
       if (!(err instanceof ScriptNotFoundError || err instanceof ScriptRefusedError)) throw err;
-      return timedResult(failedOutcome(err.message), Date.now() - started);
+      return timedOutcome(failedOutcome(err.message), Date.now() - started);
     }
   };
 }

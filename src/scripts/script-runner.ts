@@ -2,7 +2,7 @@ import { ScriptNotFoundError, ScriptRefusedError } from '../errors/script-errors
 import type { Logger } from '../log/logger.js';
 import type { QueueClient } from '../queue/client.js';
 import { createScriptRunProducer } from '../queue/script-run-producer.js';
-import { callerResult, type RunLimits, type RunResult } from '../queue/script-runs.js';
+import type { RunLimits, RunOutcome } from '../queue/script-runs.js';
 import type { ScriptRepository } from '../store/script-repository.js';
 import type { StatsRepository } from '../store/stats-repository.js';
 import { checkApproval } from './approval.js';
@@ -28,7 +28,7 @@ export interface ScriptRunner {
    * Everything after the checks answers a result (failures included), redacted by the worker;
    * whoever sends it out of Steward redacts it again with its own current secret set.
    */
-  run(request: RunRequest, checked?: Promise<RunCheck>): Promise<RunResult>;
+  run(request: RunRequest, checked?: Promise<RunCheck>): Promise<RunOutcome>;
   /** The hash a run of `name` would execute, or the refusal (same rules as `run`). */
   check(name: string, allowUnapproved?: boolean): Promise<RunCheck>;
 }
@@ -89,7 +89,7 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
           ? new ScriptNotFoundError(request.name, timed.error)
           : new ScriptRefusedError(request.name, timed.refusal, timed.error);
       }
-      const result = callerResult(timed);
+      const result = timed;
       const entry = {
         timestamp: new Date().toISOString(),
         success: result.success,

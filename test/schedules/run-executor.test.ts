@@ -63,8 +63,8 @@ describe('run executor', () => {
       redact: (text) => text.replaceAll('hunter2', '[REDACTED:PASSWORD]'),
       runScript: async (name) =>
         name === 'fail.star'
-          ? { success: false, error: 'boom hunter2', logs: ['line 1', 'line 2'] }
-          : { success: true, result: { name, secret: 'hunter2' }, logs: [] },
+          ? { success: false, error: 'boom hunter2', duration_ms: 1, logs: ['line 1', 'line 2'] }
+          : { success: true, result: { name, secret: 'hunter2' }, duration_ms: 1, logs: [] },
       runAgent: async (prompt, timeoutMs, title) => {
         agentCalls.push([prompt, timeoutMs, title]);
         return `reply to ${prompt}`;
@@ -201,7 +201,7 @@ describe('run executor', () => {
     await executor({
       runScript: async () => {
         ran = true;
-        return { success: true, result: null, logs: [] };
+        return { success: true, result: null, duration_ms: 1, logs: [] };
       },
     }).execute({ scheduleId: s.id, fireTime: fire, jobId: 'j' });
     expect(ran).toBe(false);
@@ -282,7 +282,8 @@ describe('run executor', () => {
       leaseMs: 300,
       runScript: () =>
         new Promise(
-          (resolve) => (release = () => resolve({ success: true, result: null, logs: [] })),
+          (resolve) =>
+            (release = () => resolve({ success: true, result: null, duration_ms: 1, logs: [] })),
         ),
     });
     const done = ex.execute({ scheduleId: s.id, fireTime: null, jobId: 'm' });

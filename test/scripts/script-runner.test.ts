@@ -10,7 +10,7 @@ import {
   runDeadline,
   type RunRefusal,
   type ScriptRunPayload,
-  type ScriptRunResult,
+  type RunOutcome,
 } from '../../src/queue/script-runs.js';
 import { createFileMirror, type FileMirror } from '../../src/scripts/file-mirror.js';
 import { hashSource } from '../../src/scripts/hashing.js';
@@ -39,7 +39,7 @@ const silent = pino({ level: 'silent' });
 const limits = { wall_time: 2000 };
 
 /** A queue client standing in for the worker: it records each job and answers `answer`. */
-function fakeQueue(answer: (payload: ScriptRunPayload) => ScriptRunResult) {
+function fakeQueue(answer: (payload: ScriptRunPayload) => RunOutcome) {
   const jobs: Array<{ key: string; payload: ScriptRunPayload; timeoutMs: number }> = [];
   const queues = {
     run: (async (key: string, payload: ScriptRunPayload, timeoutMs: number) => {
@@ -51,7 +51,7 @@ function fakeQueue(answer: (payload: ScriptRunPayload) => ScriptRunResult) {
 }
 
 function runner(
-  answer: (payload: ScriptRunPayload) => ScriptRunResult = () => ok,
+  answer: (payload: ScriptRunPayload) => RunOutcome = () => ok,
   overrides: { stats?: StatsRepository; log?: Logger; recent?: RecentChecks } = {},
 ) {
   const queue = fakeQueue(answer);
@@ -67,7 +67,7 @@ function runner(
   return { r, jobs: queue.jobs };
 }
 
-const ok: ScriptRunResult = { success: true, result: { n: 1 }, duration_ms: 7, logs: ['hi'] };
+const ok: RunOutcome = { success: true, result: { n: 1 }, duration_ms: 7, logs: ['hi'] };
 let seq = 0;
 /** A fresh script name per test, so history and refusals never leak between tests. */
 const fresh = () => `run-${++seq}.star`;
@@ -226,7 +226,7 @@ describe('script runner runs', () => {
 
   it('answers the result and records it in the history and the execution stats', async () => {
     const name = await approvedScript();
-    const failed: ScriptRunResult = { success: false, error: 'boom', duration_ms: 3, logs: [] };
+    const failed: RunOutcome = { success: false, error: 'boom', duration_ms: 3, logs: [] };
     const { r } = runner((p) => (p.args && Array.isArray(p.args) ? failed : ok));
     expect(await r.run({ name, args: {}, origin: 'api' })).toEqual(ok);
     expect(await r.run({ name, args: [], origin: 'mcp' })).toEqual(failed);
@@ -278,12 +278,6 @@ describe('script runner runs', () => {
 
     expect(await repository.executionHistory(name)).toEqual([]);
     expect((await stats.read()).total).toBe(0);
-  });
-
-  it('answers the result without its refusal field', async () => {
-    const name = await approvedScript();
-    const { r } = runner(() => ({ ...ok, refusal: undefined }));
-    expect(await r.run({ name, args: {}, origin: 'api' })).not.toHaveProperty('refusal');
   });
 
   it('still answers the result when recording fails, and logs a warning', async () => {

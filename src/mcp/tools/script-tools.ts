@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isAppError } from '../../errors/catalogue.js';
-import type { RunResult } from '../../queue/script-runs.js';
+import type { RunOutcome } from '../../queue/script-runs.js';
 import type { ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { hashSource } from '../../scripts/hashing.js';
@@ -19,7 +19,7 @@ export interface ScriptToolDeps {
 export const maxPendingExec = 50;
 
 /** What `script_run` answers: its result on success (the registry redacts it on the way out). */
-function render(result: RunResult): string {
+function render(result: RunOutcome): string {
   if (!result.success) {
     const logs = result.logs.length ? `\nlogs:\n${result.logs.join('\n')}` : '';
     throw new ToolError(`Script failed: ${result.error}${logs}`);

@@ -1,4 +1,4 @@
-import type { RunLimits, ScriptOutcome } from '../../queue/script-runs.js';
+import type { RunLimits } from '../../queue/script-runs.js';
 import type { BridgeEnd } from './host-bridge.js';
 
 /** What the worker's main thread sends a script thread for one run (structured-cloned). */
@@ -28,6 +28,3 @@ export interface ScriptThreadData {
   /** The pool's compute slots (`compute-slots.ts`), held under the thread's own id. */
   compute: SharedArrayBuffer;
 }
-
-/** What a thread answers for one run: its outcome, which the worker times (`timedResult`). */
-export type RunTaskResult = ScriptOutcome;

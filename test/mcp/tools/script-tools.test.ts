@@ -3,13 +3,13 @@ import { AppError } from '../../../src/errors/catalogue.js';
 import { ScriptRefusedError } from '../../../src/errors/script-errors.js';
 import { ToolError } from '../../../src/errors/tool-error.js';
 import { scriptTools } from '../../../src/mcp/tools/script-tools.js';
-import type { RunResult } from '../../../src/queue/script-runs.js';
+import type { RunOutcome } from '../../../src/queue/script-runs.js';
 import type { RunRequest, ScriptRunner } from '../../../src/scripts/script-runner.js';
 import type { ScriptService } from '../../../src/scripts/script-service.js';
 import { run, testConfig, testContext } from './tool-context.js';
 
 /** script_run over a runner that answers `answer` (or throws it) and records its requests. */
-function scriptRun(answer: RunResult | AppError) {
+function scriptRun(answer: RunOutcome | AppError) {
   const requests: RunRequest[] = [];
   const runner: ScriptRunner = {
     async run(request) {
