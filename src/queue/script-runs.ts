@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { runLimitsSchema } from '../config/schema.js';
 
 /**
- * The `script-runs` contract, shared by its producer (below: enqueue and wait) and its processor
- * (src/workers/script-runs): the payload and result schemas, the limits of a run, the deadline
- * both sides agree on and the names a script sees. The producer is `script-run-producer.ts`;
- * the worker imports this module and never the producer.
+ * The `script-runs` contract, shared by its calling side (the script runner,
+ * src/scripts/script-runner.ts: check, enqueue and wait) and its processor
+ * (src/workers/script-runs): the payload schema and the one run outcome, the limits of a run,
+ * the deadline both sides agree on and the names a script sees. The worker imports this module
+ * and never the runner.
  */
 
 /** What one run may use: `scripts.limits` as configured, the same object down to the thread. */

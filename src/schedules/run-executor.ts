@@ -4,10 +4,13 @@ import type { TickOfRuns } from '../store/schedule-run-batches.js';
 import { inFlightRun, type InFlight } from '../store/schedule-run-member.js';
 import type { RunState, RunTarget, ScheduleStore } from './schedule-records.js';
 import type { RunEntry, RunStatus } from './schedule-schema.js';
-import type { RunOutcome as ScriptRunOutcome } from '../queue/script-runs.js';
+import type { ScriptRunner } from '../scripts/script-runner.js';
 
-/** The script runner's contract: approval is checked there (refusals come back as failures). */
-export type RunScript = (name: string, args: Record<string, unknown>) => Promise<ScriptRunOutcome>;
+/**
+ * The script runner's `run`: approval is checked there, and its outcome (`ok | failed | refused`)
+ * comes back as it is; a refusal is recorded as a failed run with its reason.
+ */
+export type RunScript = ScriptRunner['run'];
 /** Sends `prompt` to the AI engine and resolves with the final reply text. */
 export type RunAgent = (prompt: string, timeoutMs: number, title: string) => Promise<string>;
 
@@ -88,7 +91,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
   async function perform(s: RunTarget): Promise<Pick<RunOutcome, 'status' | 'error' | 'output'>> {
     if (s.type === 'script') {
       if (!deps.runScript) throw new Error('script runs are not available in this process');
-      const r = await deps.runScript(s.script_name ?? '', {});
+      const r = await deps.runScript({ name: s.script_name ?? '', args: {}, origin: 'schedule' });
       if (r.success) return { status: 'success', error: '', output: scriptOutputText(r.result) };
       return { status: 'error', error: r.error, output: r.logs.join('\n') };
     }

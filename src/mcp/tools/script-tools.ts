@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isAppError } from '../../errors/catalogue.js';
-import type { RunOutcome } from '../../queue/script-runs.js';
-import type { ScriptRunner } from '../../scripts/script-runner.js';
+import { isRefused, type RunOutcome } from '../../queue/script-runs.js';
+import { refusalError, type ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { hashSource } from '../../scripts/hashing.js';
 import { ToolError } from '../../errors/tool-error.js';
@@ -33,14 +33,15 @@ export function scriptTools({ scripts, runner, allowlist }: ScriptToolDeps): Too
 
   // Refusals (unknown, pending, rejected, modified) reach the AI in the spec's wording: to-mcp.ts.
   async function run(name: string, args: unknown[], fn?: string): Promise<string> {
-    const result = await runner.run({
+    const outcome = await runner.run({
       name: withExt(name),
       args,
       ...(fn ? { function: fn } : {}),
       origin: 'mcp',
       allowUnapproved: allowed.has(bare(name)),
     });
-    return render(result);
+    if (isRefused(outcome)) throw refusalError(withExt(name), outcome);
+    return render(outcome);
   }
 
   const scriptList = defineTool({

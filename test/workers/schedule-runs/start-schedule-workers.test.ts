@@ -8,7 +8,7 @@ import { inFlightRun } from '../../../src/store/schedule-run-member.js';
 import { fireTimeOf } from '../../../src/workers/schedule-runs/start-schedule-workers.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from '../../schedules/harness.js';
 
-const okScript: RunScript = async (name) => ({
+const okScript: RunScript = async ({ name }) => ({
   success: true,
   result: name,
   duration_ms: 1,
