@@ -22,17 +22,27 @@ export function runDeadline(limits: Pick<RunLimits, 'wall_time'>): number {
 
 export { scriptGlobals, type ScriptGlobal } from './script-globals.js';
 
-export const scriptRunPayload = z.object({
-  /** Script name with `.star`, or null for code that is not stored (never used unapproved). */
+/**
+ * A run as its caller asks for it (the API, the tool server, a schedule): the one request type,
+ * carried unchanged from the caller through the job (`scriptRunPayload` adds what the runner
+ * checked) to the script thread (`RunTask` takes its name, arguments and function).
+ */
+export const runRequest = z.object({
+  /** Script name with `.star`. */
   name: z.string(),
-  /** The approved hash the caller checked; the worker refuses to run anything else. */
-  hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
   /** Arguments: a dict for the API test endpoint, a list for `script_run`. */
   args: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]),
+  /** The function to call; by default `main()`, else the global `result`. */
   function: z.string().optional(),
   origin: z.enum(['api', 'mcp', 'schedule']),
   /** Allowlisted scripts may run without approval (tool server rule 1). */
   allowUnapproved: z.boolean().default(false),
+});
+export type RunRequest = z.input<typeof runRequest>;
+
+export const scriptRunPayload = runRequest.extend({
+  /** The approved hash the caller checked; the worker refuses to run anything else. */
+  hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
   /**
    * When the caller stops waiting (epoch ms, the producer's clock). A worker does not start a
    * run after it, and ends a run by it: a script may have side effects, and nobody would be

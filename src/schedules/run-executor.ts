@@ -14,8 +14,11 @@ export type RunScript = ScriptRunner['run'];
 /** Sends `prompt` to the AI engine and resolves with the final reply text. */
 export type RunAgent = (prompt: string, timeoutMs: number, title: string) => Promise<string>;
 
-/** How a run ended: what its history entry and the schedule's last_run_* fields record. */
-export interface RunOutcome {
+/**
+ * How a schedule's run ended (a script's or an agent's): what its history entry and the
+ * schedule's last_run_* fields record.
+ */
+export interface ScheduleRunEnd {
   status: Exclude<RunStatus, 'running'>;
   error: string;
   output: string;
@@ -23,6 +26,8 @@ export interface RunOutcome {
   /** Set when the schedule has an output target: delivery follows the run. */
   delivery?: RunEntry['delivery'];
 }
+/** What a run produced, before it is cleaned and recorded. */
+type Ended = Pick<ScheduleRunEnd, 'status' | 'error' | 'output'>;
 
 export interface ExecutorDeps {
   store: Pick<ScheduleStore, 'getConfig'>;
@@ -42,7 +47,7 @@ export interface ExecutorDeps {
   log: { warn(obj: object, msg: string): void };
 }
 
-export interface RunRequest {
+export interface ScheduleRunRequest {
   scheduleId: string;
   /** Epoch ms of the cron fire time; null for a manual run. */
   fireTime: number | null;
@@ -88,7 +93,7 @@ export const interruptedMessage =
 export function createRunExecutor(deps: ExecutorDeps) {
   const clean = (text: string) => capOutput(deps.redact(text));
 
-  async function perform(s: RunTarget): Promise<Pick<RunOutcome, 'status' | 'error' | 'output'>> {
+  async function perform(s: RunTarget): Promise<Ended> {
     if (s.type === 'script') {
       if (!deps.runScript) throw new Error('script runs are not available in this process');
       const r = await deps.runScript({ name: s.script_name ?? '', args: {}, origin: 'schedule' });
@@ -100,12 +105,8 @@ export function createRunExecutor(deps: ExecutorDeps) {
     return { status: 'success', error: '', output: reply };
   }
 
-  async function finalize(
-    s: RunTarget | null,
-    run: InFlight,
-    result: Pick<RunOutcome, 'status' | 'error' | 'output'>,
-  ) {
-    const outcome: RunOutcome = {
+  async function finalize(s: RunTarget | null, run: InFlight, result: Ended) {
+    const outcome: ScheduleRunEnd = {
       status: result.status,
       error: clean(result.error),
       output: clean(result.output),
@@ -154,7 +155,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
   async function runClaimed(s: RunTarget, run: InFlight): Promise<void> {
     inFlight.add(run);
     heartbeat ??= setInterval(renewAll, Math.max(100, Math.floor(deps.leaseMs / 3)));
-    let result: Pick<RunOutcome, 'status' | 'error' | 'output'>;
+    let result: Ended;
     try {
       result = await perform(s);
     } catch (err) {
@@ -169,7 +170,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
     await finalize(s, run, result);
   }
 
-  async function execute(req: RunRequest): Promise<void> {
+  async function execute(req: ScheduleRunRequest): Promise<void> {
     const s = await deps.store.getConfig(req.scheduleId);
     if (!s) return;
     if (req.fireTime !== null) {

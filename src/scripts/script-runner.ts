@@ -12,6 +12,7 @@ import {
   type RunLimits,
   type RunOutcome,
   type RunRefused,
+  type RunRequest,
 } from '../queue/script-runs.js';
 import type { ScriptRepository } from '../store/script-repository.js';
 import type { StatsRepository } from '../store/stats-repository.js';
@@ -19,17 +20,6 @@ import { checkApproval } from './approval.js';
 import type { FileMirror } from './file-mirror.js';
 import type { RecentChecks } from './recent-checks.js';
 import type { ScriptRecord } from './script-schema.js';
-
-export interface RunRequest {
-  /** API form, with `.star`. */
-  name: string;
-  /** A dict for the API test endpoint, a list for `script_run`. */
-  args: Record<string, unknown> | unknown[];
-  function?: string;
-  origin: 'api' | 'mcp' | 'schedule';
-  /** Allowlisted names run their current source without approval (tool server rule 1). */
-  allowUnapproved?: boolean;
-}
 
 /**
  * The one script runner, the calling side of the `script-runs` contract: checks, enqueues,
@@ -106,12 +96,9 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
       return await queues.run(
         'scriptRuns',
         {
-          name: request.name,
-          hash,
-          args: request.args,
-          ...(request.function !== undefined ? { function: request.function } : {}),
-          origin: request.origin,
+          ...request,
           allowUnapproved: request.allowUnapproved ?? false,
+          hash,
           callerDeadline: Date.now() + deadline,
         },
         deadline,

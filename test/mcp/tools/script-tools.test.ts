@@ -4,8 +4,12 @@ import { ScriptNotFoundError, ScriptRefusedError } from '../../../src/errors/scr
 import { ServiceUnavailableError } from '../../../src/errors/request-errors.js';
 import { ToolError } from '../../../src/errors/tool-error.js';
 import { scriptTools } from '../../../src/mcp/tools/script-tools.js';
-import { refusedOutcome, type RunOutcome } from '../../../src/queue/script-runs.js';
-import type { RunRequest, ScriptRunner } from '../../../src/scripts/script-runner.js';
+import {
+  refusedOutcome,
+  type RunOutcome,
+  type RunRequest,
+} from '../../../src/queue/script-runs.js';
+import type { ScriptRunner } from '../../../src/scripts/script-runner.js';
 import type { ScriptService } from '../../../src/scripts/script-service.js';
 import { run, testConfig, testContext } from './tool-context.js';
 
