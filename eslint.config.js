@@ -121,7 +121,7 @@ const REDIS_FOLDERS = ['store', 'queue', 'workers'];
  * Every queue producer, by name. Workers consume a queue's contract (schemas, limits), never its
  * producer: the producer is the calling side, and the contract module is where both sides meet.
  */
-export const PRODUCERS = ['src/queue/script-run-producer.ts', 'src/scripts/script-runner.ts'];
+export const PRODUCERS = ['src/scripts/script-runner.ts'];
 
 /**
  * The only import cycle allowed between files: the Starlark compiler's mutual recursion

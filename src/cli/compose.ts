@@ -26,7 +26,6 @@ import { createEgress, type Egress } from '../net/egress.js';
 import type { Context } from '../runtime/context.js';
 import { createAgentRunner } from '../schedules/agent-runner.js';
 import { createSchedules, type Schedules } from '../schedules/create-schedules.js';
-import { scriptRunnerAdapter } from '../schedules/script-run-adapter.js';
 import { createFileMirror } from '../scripts/file-mirror.js';
 import { createRecentChecks, type RecentChecks } from '../scripts/recent-checks.js';
 import { createScriptRunner, type ScriptRunner } from '../scripts/script-runner.js';
@@ -305,7 +304,7 @@ export async function buildServerParts(
     egress: core.egress,
     redact: core.redact,
     trail: core.audit,
-    runScript: scriptRunnerAdapter(core.scriptRunner),
+    runScript: (request) => core.scriptRunner.run(request),
     // Agent schedules need an engine: configured (engine.url, engine.command) or supervised here.
     ...(engine.configured
       ? {

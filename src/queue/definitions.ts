@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { scriptRunPayload, scriptRunResult } from './script-runs.js';
+import { runOutcome, scriptRunPayload } from './script-runs.js';
 
 export const scheduleRunPayload = z.object({
   scheduleId: z.string(),
@@ -28,7 +28,7 @@ export type DeliveryPayload = z.infer<typeof deliveryPayload>;
  * contract in its own module (`script-runs.ts`).
  */
 export const queues = {
-  scriptRuns: { name: 'script-runs', payload: scriptRunPayload, result: scriptRunResult },
+  scriptRuns: { name: 'script-runs', payload: scriptRunPayload, result: runOutcome },
   scheduleRuns: { name: 'schedule-runs', payload: scheduleRunPayload, result: z.unknown() },
   deliveries: { name: 'deliveries', payload: deliveryPayload, result: z.unknown() },
 } as const;

@@ -4,17 +4,21 @@ import type { TickOfRuns } from '../store/schedule-run-batches.js';
 import { inFlightRun, type InFlight } from '../store/schedule-run-member.js';
 import type { RunState, RunTarget, ScheduleStore } from './schedule-records.js';
 import type { RunEntry, RunStatus } from './schedule-schema.js';
-import type { ScriptOutcome } from '../queue/script-runs.js';
+import type { ScriptRunner } from '../scripts/script-runner.js';
 
-/** What a schedule keeps of a script run: its output, or its error and logs. */
-export type { ScriptOutcome };
-/** The script runner's contract: approval is checked there (refusals come back as failures). */
-export type RunScript = (name: string, args: Record<string, unknown>) => Promise<ScriptOutcome>;
+/**
+ * The script runner's `run`: approval is checked there, and its outcome (`ok | failed | refused`)
+ * comes back as it is; a refusal is recorded as a failed run with its reason.
+ */
+export type RunScript = ScriptRunner['run'];
 /** Sends `prompt` to the AI engine and resolves with the final reply text. */
 export type RunAgent = (prompt: string, timeoutMs: number, title: string) => Promise<string>;
 
-/** How a run ended: what its history entry and the schedule's last_run_* fields record. */
-export interface RunOutcome {
+/**
+ * How a schedule's run ended (a script's or an agent's): what its history entry and the
+ * schedule's last_run_* fields record.
+ */
+export interface ScheduleRunEnd {
   status: Exclude<RunStatus, 'running'>;
   error: string;
   output: string;
@@ -22,6 +26,8 @@ export interface RunOutcome {
   /** Set when the schedule has an output target: delivery follows the run. */
   delivery?: RunEntry['delivery'];
 }
+/** What a run produced, before it is cleaned and recorded. */
+type Ended = Pick<ScheduleRunEnd, 'status' | 'error' | 'output'>;
 
 export interface ExecutorDeps {
   store: Pick<ScheduleStore, 'getConfig'>;
@@ -41,7 +47,7 @@ export interface ExecutorDeps {
   log: { warn(obj: object, msg: string): void };
 }
 
-export interface RunRequest {
+export interface ScheduleRunRequest {
   scheduleId: string;
   /** Epoch ms of the cron fire time; null for a manual run. */
   fireTime: number | null;
@@ -87,10 +93,10 @@ export const interruptedMessage =
 export function createRunExecutor(deps: ExecutorDeps) {
   const clean = (text: string) => capOutput(deps.redact(text));
 
-  async function perform(s: RunTarget): Promise<Pick<RunOutcome, 'status' | 'error' | 'output'>> {
+  async function perform(s: RunTarget): Promise<Ended> {
     if (s.type === 'script') {
       if (!deps.runScript) throw new Error('script runs are not available in this process');
-      const r = await deps.runScript(s.script_name ?? '', {});
+      const r = await deps.runScript({ name: s.script_name ?? '', args: {}, origin: 'schedule' });
       if (r.success) return { status: 'success', error: '', output: scriptOutputText(r.result) };
       return { status: 'error', error: r.error, output: r.logs.join('\n') };
     }
@@ -99,12 +105,8 @@ export function createRunExecutor(deps: ExecutorDeps) {
     return { status: 'success', error: '', output: reply };
   }
 
-  async function finalize(
-    s: RunTarget | null,
-    run: InFlight,
-    result: Pick<RunOutcome, 'status' | 'error' | 'output'>,
-  ) {
-    const outcome: RunOutcome = {
+  async function finalize(s: RunTarget | null, run: InFlight, result: Ended) {
+    const outcome: ScheduleRunEnd = {
       status: result.status,
       error: clean(result.error),
       output: clean(result.output),
@@ -157,7 +159,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
   async function runClaimed(s: RunTarget, run: InFlight): Promise<void> {
     inFlight.add(run);
     heartbeat ??= setInterval(renewAll, Math.max(100, Math.floor(deps.leaseMs / 3)));
-    let result: Pick<RunOutcome, 'status' | 'error' | 'output'>;
+    let result: Ended;
     try {
       result = await perform(s);
     } catch (err) {
@@ -172,7 +174,7 @@ export function createRunExecutor(deps: ExecutorDeps) {
     await finalize(s, run, result);
   }
 
-  async function execute(req: RunRequest): Promise<void> {
+  async function execute(req: ScheduleRunRequest): Promise<void> {
     const s = await deps.store.getConfig(req.scheduleId);
     if (!s) return;
     if (req.fireTime !== null) {

@@ -1,8 +1,19 @@
+import { QueueTimeoutError, WorkerStoppedError } from '../errors/queue-errors.js';
+import { ServiceUnavailableError } from '../errors/request-errors.js';
 import { ScriptNotFoundError, ScriptRefusedError } from '../errors/script-errors.js';
 import type { Logger } from '../log/logger.js';
 import type { QueueClient } from '../queue/client.js';
-import { createScriptRunProducer } from '../queue/script-run-producer.js';
-import { callerResult, type RunLimits, type RunResult } from '../queue/script-runs.js';
+import {
+  failedOutcome,
+  isRefused,
+  refusedOutcome,
+  runDeadline,
+  timedOutcome,
+  type RunLimits,
+  type RunOutcome,
+  type RunRefused,
+  type RunRequest,
+} from '../queue/script-runs.js';
 import type { ScriptRepository } from '../store/script-repository.js';
 import type { StatsRepository } from '../store/stats-repository.js';
 import { checkApproval } from './approval.js';
@@ -10,37 +21,27 @@ import type { FileMirror } from './file-mirror.js';
 import type { RecentChecks } from './recent-checks.js';
 import type { ScriptRecord } from '../contracts/script-record.js';
 
-export interface RunRequest {
-  /** API form, with `.star`. */
-  name: string;
-  /** A dict for the API test endpoint, a list for `script_run`. */
-  args: Record<string, unknown> | unknown[];
-  function?: string;
-  origin: 'api' | 'mcp' | 'schedule';
-  /** Allowlisted names run their current source without approval (tool server rule 1). */
-  allowUnapproved?: boolean;
-}
-
+/**
+ * The one script runner, the calling side of the `script-runs` contract: checks, enqueues,
+ * waits (wall limit + margin) and records the run. It answers the run's outcome unchanged
+ * (`ok | failed | refused`), redacted by the worker; whoever sends it out of Steward redacts it
+ * again with its own current secret set. A refusal is answered, not thrown: the API and the
+ * tool server turn it into the catalogue's error (`refusalError`), a schedule records it as a
+ * failed run with its reason. It rejects only when the process is stopping (503) or the store
+ * fails the checks.
+ */
 export interface ScriptRunner {
-  /**
-   * Checks, enqueues on `script-runs`, waits (wall limit + margin) and records the run. Refusals
-   * throw `ScriptNotFoundError` (404) or `ScriptRefusedError` (403 pending/rejected, 409 modified).
-   * Everything after the checks answers a result (failures included), redacted by the worker;
-   * whoever sends it out of Steward redacts it again with its own current secret set.
-   */
-  run(request: RunRequest, checked?: Promise<RunCheck>): Promise<RunResult>;
+  run(request: RunRequest, checked?: Promise<RunCheck>): Promise<RunOutcome>;
   /** The hash a run of `name` would execute, or the refusal (same rules as `run`). */
   check(name: string, allowUnapproved?: boolean): Promise<RunCheck>;
 }
 
 /**
- * What `check` found. `run` takes one started earlier for the same name and rule (the API starts
- * it beside the request's rate-limit count): the checks then cost no round trip of their own.
+ * What `check` found: the record and the hash to run, or the refusal. `run` takes one started
+ * earlier for the same name and rule (the API starts it beside the request's rate-limit count):
+ * the checks then cost no round trip of their own.
  */
-export interface RunCheck {
-  record: ScriptRecord;
-  hash: string;
-}
+export type RunCheck = { record: ScriptRecord; hash: string } | RunRefused;
 
 export interface ScriptRunnerDeps {
   store: Pick<ScriptRepository, 'get' | 'recordRun'>;
@@ -53,9 +54,19 @@ export interface ScriptRunnerDeps {
   recent?: Pick<RecentChecks, 'note'>;
 }
 
+/** The catalogue's error for a refused run: 404 `script_not_found`, 403 or 409 otherwise. */
+export function refusalError(
+  name: string,
+  refused: RunRefused,
+): ScriptNotFoundError | ScriptRefusedError {
+  return refused.refusal === 'not_found'
+    ? new ScriptNotFoundError(name, refused.error)
+    : new ScriptRefusedError(name, refused.refusal, refused.error);
+}
+
 export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
-  const { store, mirror, stats, log } = deps;
-  const producer = createScriptRunProducer({ queues: deps.queues, limits: deps.limits });
+  const { store, mirror, queues, stats, log } = deps;
+  const deadline = runDeadline(deps.limits);
 
   /** A fast pre-check with the worker's rule: refusals answer without a trip through the queue. */
   async function check(name: string, allowUnapproved = false): Promise<RunCheck> {
@@ -64,45 +75,69 @@ export function createScriptRunner(deps: ScriptRunnerDeps): ScriptRunner {
       store.get(name),
       allowUnapproved ? null : mirror.hash(name).catch(() => null),
     ]);
-    if (!record) throw new ScriptNotFoundError(name);
+    if (!record) return refusedOutcome('not_found', new ScriptNotFoundError(name).message);
     const verdict = checkApproval(record, { fileHash, allowUnapproved });
-    if (!verdict.runnable) throw new ScriptRefusedError(name, verdict.reason);
+    if (!verdict.runnable) {
+      return refusedOutcome(verdict.reason, new ScriptRefusedError(name, verdict.reason).message);
+    }
     deps.recent?.note(name, { record, fileHash: allowUnapproved ? undefined : fileHash });
     return { record, hash: verdict.hash };
+  }
+
+  /**
+   * Enqueues on `script-runs` and waits for the outcome. No answer by the deadline, or a job
+   * that failed in its worker, is a failed outcome; only the process stopping rejects.
+   */
+  async function enqueue(request: RunRequest, hash: string): Promise<RunOutcome> {
+    const started = performance.now();
+    const failed = (error: string) =>
+      timedOutcome(failedOutcome(error), performance.now() - started);
+    try {
+      return await queues.run(
+        'scriptRuns',
+        {
+          ...request,
+          allowUnapproved: request.allowUnapproved ?? false,
+          hash,
+          callerDeadline: Date.now() + deadline,
+        },
+        deadline,
+      );
+    } catch (err) {
+      if (err instanceof WorkerStoppedError) return failed(err.message);
+      // Shutdown: the caller gets the 503 the process is about to stop with.
+      if (err instanceof ServiceUnavailableError) throw err;
+      if (err instanceof QueueTimeoutError) {
+        return failed(
+          `script run gave no result within ${deadline} ms (no worker, or the worker died)`,
+        );
+      }
+      // The processor threw (its process failed mid-job, a stalled job was failed, …).
+      return failed(`script run failed: ${(err as Error).message}`);
+    }
   }
 
   return {
     check,
     async run(request, checked) {
-      const { hash } = await (checked ?? check(request.name, request.allowUnapproved));
-      const timed = await producer.run({
-        name: request.name,
-        hash,
-        args: request.args,
-        ...(request.function !== undefined ? { function: request.function } : {}),
-        origin: request.origin,
-        allowUnapproved: request.allowUnapproved ?? false,
-      });
-      if (!timed.success && timed.refusal !== undefined) {
-        // The worker refused (the script changed between our check and its pick-up).
-        throw timed.refusal === 'not_found'
-          ? new ScriptNotFoundError(request.name, timed.error)
-          : new ScriptRefusedError(request.name, timed.refusal, timed.error);
-      }
-      const result = callerResult(timed);
+      const found = await (checked ?? check(request.name, request.allowUnapproved));
+      if ('refusal' in found) return found;
+      const outcome = await enqueue(request, found.hash);
+      // The worker refused (the script changed between our check and its pick-up): not a run.
+      if (isRefused(outcome)) return outcome;
       const entry = {
         timestamp: new Date().toISOString(),
-        success: result.success,
-        duration_ms: result.duration_ms,
+        success: outcome.success,
+        duration_ms: outcome.duration_ms,
       };
-      // Sent now, not awaited: the caller has its result a round trip sooner, and a read that
+      // Sent now, not awaited: the caller has its outcome a round trip sooner, and a read that
       // follows on this process's store connection still sees the run (one connection answers
-      // in order). A failed write costs the history an entry, never the caller its result.
+      // in order). A failed write costs the history an entry, never the caller its outcome.
       void Promise.all([
         store.recordRun(request.name, entry),
-        stats.record(result.success, result.duration_ms),
+        stats.record(outcome.success, outcome.duration_ms),
       ]).catch((err: unknown) => log.warn({ err, script: request.name }, 'could not record a run'));
-      return result;
+      return outcome;
     },
   };
 }

@@ -333,9 +333,10 @@ describe('POST /api/scripts/:name/test', () => {
     });
     expect(created.statusCode).toBe(201);
     const runner = h.services.scriptRunner;
-    await expect(
-      runner.run({ name: 'tool.star', args: [1, 2], origin: 'mcp' }),
-    ).rejects.toMatchObject({ code: 'script_not_approved' });
+    expect(await runner.run({ name: 'tool.star', args: [1, 2], origin: 'mcp' })).toMatchObject({
+      success: false,
+      refusal: 'pending',
+    });
     const add = await runner.run({
       name: 'tool.star',
       args: [1, 2],
@@ -351,9 +352,11 @@ describe('POST /api/scripts/:name/test', () => {
       allowUnapproved: true,
     });
     expect(main).toMatchObject({ success: true, result: { args: ['x', 2] } });
-    await expect(
-      runner.run({ name: 'missing.star', args: [], origin: 'schedule' }),
-    ).rejects.toMatchObject({ code: 'script_not_found' });
+    expect(await runner.run({ name: 'missing.star', args: [], origin: 'schedule' })).toMatchObject({
+      success: false,
+      refusal: 'not_found',
+      error: 'script missing.star not found',
+    });
     const history = (await h.call('GET', '/api/scripts/tool.star')).json().execution_history;
     expect(history).toHaveLength(2);
   });

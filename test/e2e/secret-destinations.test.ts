@@ -341,7 +341,7 @@ describe('secret destinations in script runs', () => {
     await core.scripts.update('ok.star', source, 'mcp');
     const after = await core.scripts.store.get('ok.star');
     expect(after?.status).toBe('pending');
-    await expect(run('ok.star')).rejects.toMatchObject({ code: 'script_modified' });
+    expect(await run('ok.star')).toMatchObject({ success: false, refusal: 'modified' });
   });
 });
 

@@ -5,7 +5,7 @@ import {
   scheduleRunPayload,
   type QueueKey,
 } from '../../src/queue/definitions.js';
-import { scriptRunPayload, scriptRunResult } from '../../src/queue/script-runs.js';
+import { runOutcome, scriptRunPayload } from '../../src/queue/script-runs.js';
 
 describe('queue definitions', () => {
   it('name every queue Steward uses, each with a distinct name', () => {
@@ -15,7 +15,7 @@ describe('queue definitions', () => {
 
   it('take the script-runs contract from its own module', () => {
     expect(queues.scriptRuns.payload).toBe(scriptRunPayload);
-    expect(queues.scriptRuns.result).toBe(scriptRunResult);
+    expect(queues.scriptRuns.result).toBe(runOutcome);
   });
 
   it('accept any result of the schedule and delivery queues', () => {

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import {
-  callerResult,
   failedOutcome,
+  isRefused,
   redactRunResult,
+  refusedOutcome,
+  runAnswer,
   runDeadline,
   runDeadlineMargin,
+  runOutcome,
   runRefusal,
-  runResult,
   scriptGlobals,
   scriptRunPayload,
-  scriptRunResult,
-  timedResult,
+  timedOutcome,
 } from '../../src/queue/script-runs.js';
 import { redactDeep } from '../../src/secrets/redact-deep.js';
 import { hashSource } from '../../src/contracts/script-hashes.js';
@@ -102,14 +103,14 @@ describe('scriptRunPayload', () => {
   });
 });
 
-describe('scriptRunResult and runResult', () => {
+describe('runOutcome and runAnswer', () => {
   const ok = { success: true, result: { value: 1 }, duration_ms: 3, logs: ['a'] };
   const bad = { success: false, error: 'boom', duration_ms: 3, logs: ['a'] };
 
   it('accepts a result and a refusal, and nothing but the five refusals', () => {
-    expect(scriptRunResult.parse(ok)).toEqual(ok);
+    expect(runOutcome.parse(ok)).toEqual(ok);
     for (const refusal of runRefusal.options) {
-      expect(scriptRunResult.parse({ ...bad, refusal })).toMatchObject({ refusal });
+      expect(runOutcome.parse({ ...bad, refusal })).toMatchObject({ refusal });
     }
     expect(runRefusal.options).toEqual([
       'not_found',
@@ -118,36 +119,48 @@ describe('scriptRunResult and runResult', () => {
       'modified',
       'unverified',
     ]);
-    expect(scriptRunResult.safeParse({ ...bad, refusal: 'busy' }).success).toBe(false);
+    expect(runOutcome.safeParse({ ...bad, refusal: 'busy' }).success).toBe(false);
   });
 
   it('wants the error of a failure, and a duration on every result', () => {
-    expect(scriptRunResult.safeParse({ ...bad, error: undefined }).success).toBe(false);
-    expect(scriptRunResult.safeParse({ ...bad, duration_ms: undefined }).success).toBe(false);
-    expect(scriptRunResult.safeParse({ ...ok, duration_ms: undefined }).success).toBe(false);
-    expect(scriptRunResult.safeParse({ ...ok, success: 'yes' }).success).toBe(false);
+    expect(runOutcome.safeParse({ ...bad, error: undefined }).success).toBe(false);
+    expect(runOutcome.safeParse({ ...bad, duration_ms: undefined }).success).toBe(false);
+    expect(runOutcome.safeParse({ ...ok, duration_ms: undefined }).success).toBe(false);
+    expect(runOutcome.safeParse({ ...ok, success: 'yes' }).success).toBe(false);
   });
 
   it('wants a whole, non-negative duration and a list of log lines', () => {
-    expect(scriptRunResult.safeParse({ ...ok, duration_ms: -1 }).success).toBe(false);
-    expect(scriptRunResult.safeParse({ ...ok, duration_ms: 1.5 }).success).toBe(false);
-    expect(scriptRunResult.safeParse({ ...ok, logs: 'a' }).success).toBe(false);
-    expect(scriptRunResult.safeParse({ success: true, duration_ms: 0 }).success).toBe(false);
+    expect(runOutcome.safeParse({ ...ok, duration_ms: -1 }).success).toBe(false);
+    expect(runOutcome.safeParse({ ...ok, duration_ms: 1.5 }).success).toBe(false);
+    expect(runOutcome.safeParse({ ...ok, logs: 'a' }).success).toBe(false);
+    expect(runOutcome.safeParse({ success: true, duration_ms: 0 }).success).toBe(false);
   });
 
-  it('runResult, what callers see, has no refusal field', () => {
-    expect(runResult.parse({ ...bad, refusal: 'pending' })).not.toHaveProperty('refusal');
-    expect(callerResult({ ...bad, success: false, refusal: 'pending' })).toEqual(bad);
+  it('tells a refusal from a failure and a success', () => {
+    expect(isRefused(runOutcome.parse({ ...bad, refusal: 'pending' }))).toBe(true);
+    expect(isRefused(runOutcome.parse(bad))).toBe(false);
+    expect(isRefused(runOutcome.parse(ok))).toBe(false);
   });
 
-  it('makes every result in one place, with its duration rounded and never negative', () => {
-    expect(timedResult({ success: true, result: 1, logs: [] }, 2.6)).toEqual({
+  it('runAnswer, what leaves Steward, has no refusal field', () => {
+    expect(runAnswer.parse({ ...bad, refusal: 'pending' })).toEqual(bad);
+    expect(runAnswer.parse({ ...ok, refusal: 'pending' })).toEqual(ok);
+  });
+
+  it('makes every outcome in one place, with its duration rounded and never negative', () => {
+    expect(timedOutcome({ success: true, result: 1, logs: [] }, 2.6)).toEqual({
       success: true,
       result: 1,
       duration_ms: 3,
       logs: [],
     });
-    expect(timedResult(failedOutcome('no'), -4, 'modified')).toEqual({
+    expect(timedOutcome(failedOutcome('no', ['l']), -4)).toEqual({
+      success: false,
+      error: 'no',
+      duration_ms: 0,
+      logs: ['l'],
+    });
+    expect(refusedOutcome('modified', 'no')).toEqual({
       success: false,
       error: 'no',
       duration_ms: 0,
@@ -174,6 +187,6 @@ describe('scriptRunResult and runResult', () => {
     });
     const failedRun = { success: false as const, error: 'ration!', duration_ms: 1, logs: [] };
     expect(redactRunResult(failedRun, clean)).toEqual({ ...failedRun, error: '█!' });
-    expect(scriptRunResult.safeParse(redactRunResult(done, clean)).success).toBe(true);
+    expect(runOutcome.safeParse(redactRunResult(done, clean)).success).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { createTestContext, type TestContext } from '../support/app.js';
 import { baseScheduleDeps } from './harness.js';
 import { tickState } from './ticks.js';
 
-const okScript: RunScript = async () => ({ success: true, result: 'ok', logs: [] });
+const okScript: RunScript = async () => ({ success: true, result: 'ok', duration_ms: 1, logs: [] });
 
 describe('createSchedules', () => {
   let t: TestContext | undefined;

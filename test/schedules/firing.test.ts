@@ -5,7 +5,7 @@ import { inFlightRun } from '../../src/store/schedule-run-member.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from './harness.js';
 import { tickState } from './ticks.js';
 
-const okScript: RunScript = async (name) => ({
+const okScript: RunScript = async ({ name }) => ({
   success: true,
   result: { name },
   duration_ms: 1,
@@ -143,7 +143,7 @@ describe('cron firing in process', () => {
       {},
       {
         redact: (t) => t.replaceAll('hunter22hunter22', '[REDACTED:PASS]'),
-        runScript: async (name) =>
+        runScript: async ({ name }) =>
           name === 'big.star'
             ? { success: true, result: 'x'.repeat(200_000), duration_ms: 1, logs: [] }
             : {

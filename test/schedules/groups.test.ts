@@ -5,7 +5,7 @@ import { keys } from '../../src/store/keys.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from './harness.js';
 import { tickState } from './ticks.js';
 
-const okScript: RunScript = async (name) => ({
+const okScript: RunScript = async ({ name }) => ({
   success: true,
   result: name,
   duration_ms: 1,

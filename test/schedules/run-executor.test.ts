@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryPayload } from '../../src/queue/definitions.js';
+import { refusedOutcome } from '../../src/queue/script-runs.js';
 import { createSchedules, type Schedules } from '../../src/schedules/create-schedules.js';
 import {
   capOutput,
@@ -55,16 +56,20 @@ describe('run executor', () => {
   let delivered: DeliveryPayload[];
   let disabled: string[];
   let agentCalls: Array<[string, number, string]>;
+  let requests: object[];
 
   const executor = (deps: Partial<ExecutorDeps> = {}): RunExecutor =>
     createRunExecutor({
       store: schedules.store,
       runState: schedules.runState,
       redact: (text) => text.replaceAll('hunter2', '[REDACTED:PASSWORD]'),
-      runScript: async (name) =>
-        name === 'fail.star'
-          ? { success: false, error: 'boom hunter2', logs: ['line 1', 'line 2'] }
-          : { success: true, result: { name, secret: 'hunter2' }, logs: [] },
+      runScript: async ({ name, args, origin }) => {
+        requests.push({ name, args, origin });
+        if (name === 'gone.star') return refusedOutcome('not_found', 'script gone.star not found');
+        return name === 'fail.star'
+          ? { success: false, error: 'boom hunter2', duration_ms: 1, logs: ['line 1', 'line 2'] }
+          : { success: true, result: { name, secret: 'hunter2' }, duration_ms: 1, logs: [] };
+      },
       runAgent: async (prompt, timeoutMs, title) => {
         agentCalls.push([prompt, timeoutMs, title]);
         return `reply to ${prompt}`;
@@ -87,6 +92,7 @@ describe('run executor', () => {
     delivered = [];
     disabled = [];
     agentCalls = [];
+    requests = [];
   });
   afterEach(() => t.close());
 
@@ -112,11 +118,22 @@ describe('run executor', () => {
       output: '{\n  "name": "ok.star",\n  "secret": "[REDACTED:PASSWORD]"\n}',
       scheduled_at: new Date(fire).toISOString(),
     });
+    expect(requests).toEqual([{ name: 'ok.star', args: {}, origin: 'schedule' }]);
     expect(await schedules.service.get(s.id)).toMatchObject({
       last_run_status: 'success',
       last_run_output: run?.output,
     });
     expect(await t.ctx.redis.zcard(keys.scheduleRunning())).toBe(0);
+  });
+
+  it('records a refused script (gone, unapproved, modified) as error with the reason', async () => {
+    const s = await create({ script_name: 'gone.star' });
+    await executor().execute({ scheduleId: s.id, fireTime: null, jobId: 'manual-0' });
+    expect((await schedules.store.runs(s.id))[0]).toMatchObject({
+      status: 'error',
+      error: 'script gone.star not found',
+      output: '',
+    });
   });
 
   it('records a failed script as error with its logs as output', async () => {
@@ -201,7 +218,7 @@ describe('run executor', () => {
     await executor({
       runScript: async () => {
         ran = true;
-        return { success: true, result: null, logs: [] };
+        return { success: true, result: null, duration_ms: 1, logs: [] };
       },
     }).execute({ scheduleId: s.id, fireTime: fire, jobId: 'j' });
     expect(ran).toBe(false);
@@ -282,7 +299,8 @@ describe('run executor', () => {
       leaseMs: 300,
       runScript: () =>
         new Promise(
-          (resolve) => (release = () => resolve({ success: true, result: null, logs: [] })),
+          (resolve) =>
+            (release = () => resolve({ success: true, result: null, duration_ms: 1, logs: [] })),
         ),
     });
     const done = ex.execute({ scheduleId: s.id, fireTime: null, jobId: 'm' });

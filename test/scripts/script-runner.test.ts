@@ -4,18 +4,27 @@ import path from 'node:path';
 import { pino } from 'pino';
 import type { Logger } from '../../src/log/logger.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueueTimeoutError } from '../../src/errors/queue-errors.js';
+import { ServiceUnavailableError } from '../../src/errors/request-errors.js';
 import { ScriptNotFoundError, ScriptRefusedError } from '../../src/errors/script-errors.js';
 import type { QueueClient } from '../../src/queue/client.js';
 import {
+  isRefused,
   runDeadline,
+  type RunRefused,
   type RunRefusal,
   type ScriptRunPayload,
-  type ScriptRunResult,
+  type RunOutcome,
 } from '../../src/queue/script-runs.js';
 import { createFileMirror, type FileMirror } from '../../src/scripts/file-mirror.js';
 import { hashSource } from '../../src/contracts/script-hashes.js';
 import { createRecentChecks, type RecentChecks } from '../../src/scripts/recent-checks.js';
-import { createScriptRunner, type ScriptRunner } from '../../src/scripts/script-runner.js';
+import {
+  createScriptRunner,
+  refusalError,
+  type RunCheck,
+  type ScriptRunner,
+} from '../../src/scripts/script-runner.js';
 import { createScriptService, type ScriptService } from '../../src/scripts/script-service.js';
 import { keys } from '../../src/store/keys.js';
 import type { Redis } from '../../src/store/redis.js';
@@ -39,7 +48,7 @@ const silent = pino({ level: 'silent' });
 const limits = { wall_time: 2000 };
 
 /** A queue client standing in for the worker: it records each job and answers `answer`. */
-function fakeQueue(answer: (payload: ScriptRunPayload) => ScriptRunResult) {
+function fakeQueue(answer: (payload: ScriptRunPayload) => RunOutcome) {
   const jobs: Array<{ key: string; payload: ScriptRunPayload; timeoutMs: number }> = [];
   const queues = {
     run: (async (key: string, payload: ScriptRunPayload, timeoutMs: number) => {
@@ -51,7 +60,7 @@ function fakeQueue(answer: (payload: ScriptRunPayload) => ScriptRunResult) {
 }
 
 function runner(
-  answer: (payload: ScriptRunPayload) => ScriptRunResult = () => ok,
+  answer: (payload: ScriptRunPayload) => RunOutcome = () => ok,
   overrides: { stats?: StatsRepository; log?: Logger; recent?: RecentChecks } = {},
 ) {
   const queue = fakeQueue(answer);
@@ -67,8 +76,23 @@ function runner(
   return { r, jobs: queue.jobs };
 }
 
-const ok: ScriptRunResult = { success: true, result: { n: 1 }, duration_ms: 7, logs: ['hi'] };
+const ok: RunOutcome = { success: true, result: { n: 1 }, duration_ms: 7, logs: ['hi'] };
 let seq = 0;
+/** The record and hash of a check that passed; throws (failing the test) on a refusal. */
+async function passed(check: Promise<RunCheck>) {
+  const found = await check;
+  if ('refusal' in found) throw new Error(`expected a passed check, got ${found.error}`);
+  return found;
+}
+
+/** A refused outcome or check; throws (failing the test) on anything else. */
+function refusedOf(outcome: RunOutcome | RunCheck | object): RunRefused {
+  if (!('refusal' in outcome) || !isRefused(outcome as RunOutcome)) {
+    throw new Error(`expected a refusal, got ${JSON.stringify(outcome).slice(0, 200)}`);
+  }
+  return outcome as RunRefused;
+}
+
 /** A fresh script name per test, so history and refusals never leak between tests. */
 const fresh = () => `run-${++seq}.star`;
 
@@ -104,22 +128,33 @@ beforeEach(async () => {
 });
 
 describe('script runner pre-check', () => {
-  it('refuses a script that does not exist with 404, without enqueueing', async () => {
+  it('refuses a script that does not exist (404), without enqueueing', async () => {
     const { r, jobs } = runner();
-    await expect(r.check('nope.star')).rejects.toBeInstanceOf(ScriptNotFoundError);
-    await expect(r.run({ name: 'nope.star', args: {}, origin: 'api' })).rejects.toMatchObject({
-      code: 'script_not_found',
-      details: { script: 'nope.star' },
-    });
+    const refused = {
+      success: false,
+      refusal: 'not_found',
+      error: 'script nope.star not found',
+      duration_ms: 0,
+      logs: [],
+    };
+    expect(await r.check('nope.star')).toEqual(refused);
+    const outcome = await r.run({ name: 'nope.star', args: {}, origin: 'api' });
+    expect(outcome).toEqual(refused);
     expect(jobs).toEqual([]);
+    const err = refusalError('nope.star', refusedOf(refused));
+    expect(err).toBeInstanceOf(ScriptNotFoundError);
+    expect(err).toMatchObject({ code: 'script_not_found', details: { script: 'nope.star' } });
   });
 
   it('refuses a pending script with script_not_approved', async () => {
     const name = fresh();
     await scripts.create(name, 'x = 1\n', 'admin');
     const { r, jobs } = runner();
-    await expect(r.run({ name, args: {}, origin: 'mcp' })).rejects.toMatchObject({
+    const outcome = await r.run({ name, args: {}, origin: 'mcp' });
+    expect(outcome).toMatchObject({ success: false, refusal: 'pending' });
+    expect(refusalError(name, refusedOf(outcome))).toMatchObject({
       code: 'script_not_approved',
+      message: new ScriptRefusedError(name, 'pending').message,
       details: { reason: 'pending' },
     });
     expect(jobs).toEqual([]);
@@ -130,28 +165,28 @@ describe('script runner pre-check', () => {
     await scripts.create(name, 'x = 1\n', 'admin');
     await scripts.reject(name, 'admin', 'no');
     const { r } = runner();
-    await expect(r.check(name)).rejects.toMatchObject({ details: { reason: 'rejected' } });
-    expect((await r.check(name, true)).hash).toBe(hashSource('x = 1\n'));
+    expect(await r.check(name)).toMatchObject({ refusal: 'rejected' });
+    expect((await passed(r.check(name, true))).hash).toBe(hashSource('x = 1\n'));
   });
 
   it("notes each check it passes, with the file's hash, for this process's worker", async () => {
     const recent = createRecentChecks();
     const name = await approvedScript('x = 3\n');
     const { r } = runner(() => ok, { recent });
-    const { hash } = await r.check(name);
+    const { hash } = await passed(r.check(name));
     expect(recent.fresh(name, hash, true)).toMatchObject({ record: { name }, fileHash: hash });
 
     // An allowlisted check does not look at the file: its note cannot stand for an approval.
     const other = fresh();
     await scripts.create(other, 'x = 4\n', 'admin');
-    const allowed = await r.check(other, true);
+    const allowed = await passed(r.check(other, true));
     expect(recent.fresh(other, allowed.hash, true)).toBeUndefined();
     expect(recent.fresh(other, allowed.hash, false)).toBeDefined();
 
     // A refused check notes nothing.
     const pending = fresh();
     await scripts.create(pending, 'x = 5\n', 'admin');
-    await expect(r.check(pending)).rejects.toBeInstanceOf(ScriptRefusedError);
+    expect(await r.check(pending)).toMatchObject({ refusal: 'pending' });
     expect(recent.fresh(pending, hashSource('x = 5\n'), false)).toBeUndefined();
   });
 
@@ -159,7 +194,9 @@ describe('script runner pre-check', () => {
     const name = await approvedScript();
     await scripts.update(name, 'x = 2\n', 'admin');
     const { r } = runner();
-    const err = await r.check(name).catch((e: unknown) => e);
+    const refused = await r.check(name);
+    expect(refused).toMatchObject({ refusal: 'modified' });
+    const err = refusalError(name, refusedOf(refused));
     expect(err).toBeInstanceOf(ScriptRefusedError);
     expect(err).toMatchObject({ code: 'script_modified', status: 409 });
   });
@@ -168,12 +205,12 @@ describe('script runner pre-check', () => {
     const name = await approvedScript();
     writeFileSync(mirror.fileOf(name), 'result = "edited on disk"\n');
     const { r, jobs } = runner();
-    await expect(r.run({ name, args: {}, origin: 'api' })).rejects.toMatchObject({
-      code: 'script_modified',
+    expect(await r.run({ name, args: {}, origin: 'api' })).toMatchObject({
+      refusal: 'modified',
     });
     expect(jobs).toEqual([]);
     // An allowlisted name runs the stored source: the file plays no part.
-    expect((await r.check(name, true)).hash).toBe(hashSource('result = {"n": 1}\n'));
+    expect((await passed(r.check(name, true))).hash).toBe(hashSource('result = {"n": 1}\n'));
   });
 
   it('passes an approved script whose mirror file is missing, with its approved hash', async () => {
@@ -181,7 +218,7 @@ describe('script runner pre-check', () => {
     const name = await approvedScript(source);
     await mirror.remove(name);
     const { r } = runner();
-    const { record, hash } = await r.check(name);
+    const { record, hash } = await passed(r.check(name));
     expect(hash).toBe(hashSource(source));
     expect(record).toMatchObject({ name, status: 'approved' });
   });
@@ -226,7 +263,7 @@ describe('script runner runs', () => {
 
   it('answers the result and records it in the history and the execution stats', async () => {
     const name = await approvedScript();
-    const failed: ScriptRunResult = { success: false, error: 'boom', duration_ms: 3, logs: [] };
+    const failed: RunOutcome = { success: false, error: 'boom', duration_ms: 3, logs: [] };
     const { r } = runner((p) => (p.args && Array.isArray(p.args) ? failed : ok));
     expect(await r.run({ name, args: {}, origin: 'api' })).toEqual(ok);
     expect(await r.run({ name, args: [], origin: 'mcp' })).toEqual(failed);
@@ -239,38 +276,60 @@ describe('script runner runs', () => {
     expect(await stats.read()).toEqual({ total: 2, success: 1, failed: 1, avg_duration_ms: 5 });
   });
 
-  it('answers a failed result when no worker answers, and records it as a failure', async () => {
+  it('answers a failed outcome when no worker answers, and records it as a failure', async () => {
     const name = await approvedScript();
-    const queues = {
-      run: (() => Promise.reject(new Error('job stalled'))) as unknown as QueueClient['run'],
-    };
-    const r = createScriptRunner({ store: repository, mirror, queues, stats, limits, log: silent });
-    const result = await r.run({ name, args: {}, origin: 'api' });
-    expect(result).toMatchObject({ success: false, error: 'script run failed: job stalled' });
+    const failing = (err: Error) =>
+      createScriptRunner({
+        store: repository,
+        mirror,
+        queues: { run: (() => Promise.reject(err)) as unknown as QueueClient['run'] },
+        stats,
+        limits,
+        log: silent,
+      });
+    const stalled = await failing(new Error('job stalled')).run({ name, args: {}, origin: 'api' });
+    expect(stalled).toMatchObject({ success: false, error: 'script run failed: job stalled' });
     expect((await repository.executionHistory(name))[0]?.success).toBe(false);
+    const late = await failing(new QueueTimeoutError(7000)).run({ name, args: {}, origin: 'api' });
+    expect(late).toMatchObject({
+      success: false,
+      error: `script run gave no result within ${runDeadline(limits)} ms (no worker, or the worker died)`,
+      logs: [],
+    });
+    // Shutdown: the caller gets the 503 the process is about to stop with.
+    const stopping = new ServiceUnavailableError('shutting down');
+    await expect(failing(stopping).run({ name, args: {}, origin: 'api' })).rejects.toBe(stopping);
   });
 
-  it('turns a refusal of the worker into the catalogue error, records nothing', async () => {
+  it("answers a refusal of the worker unchanged, with the catalogue's error for it; records nothing", async () => {
     const name = await approvedScript();
     const refused = (refusal: RunRefusal, error = 'script refused') =>
       runner(() => ({ success: false, error, refusal, duration_ms: 0, logs: [] })).r;
 
-    const gone = await refused('not_found', 'script vanished')
-      .run({ name, args: {}, origin: 'api' })
-      .catch((e: unknown) => e);
-    expect(gone).toBeInstanceOf(ScriptNotFoundError);
-    expect(gone).toMatchObject({ message: 'script vanished', details: { script: name } });
+    const gone = await refused('not_found', 'script vanished').run({
+      name,
+      args: {},
+      origin: 'api',
+    });
+    expect(gone).toMatchObject({ refusal: 'not_found', error: 'script vanished' });
+    expect(refusalError(name, refusedOf(gone))).toBeInstanceOf(ScriptNotFoundError);
+    expect(refusalError(name, refusedOf(gone))).toMatchObject({
+      message: 'script vanished',
+      details: { script: name },
+    });
 
-    const changed = await refused('modified', 'changed under us')
-      .run({ name, args: {}, origin: 'api' })
-      .catch((e: unknown) => e);
-    expect(changed).toBeInstanceOf(ScriptRefusedError);
-    expect(changed).toMatchObject({ code: 'script_modified', message: 'changed under us' });
+    const changed = await refused('modified', 'changed under us').run({
+      name,
+      args: {},
+      origin: 'api',
+    });
+    expect(refusalError(name, refusedOf(changed))).toMatchObject({
+      code: 'script_modified',
+      message: 'changed under us',
+    });
 
-    const pending = await refused('pending')
-      .run({ name, args: {}, origin: 'api' })
-      .catch((e: unknown) => e);
-    expect(pending).toMatchObject({
+    const pending = await refused('pending').run({ name, args: {}, origin: 'api' });
+    expect(refusalError(name, refusedOf(pending))).toMatchObject({
       code: 'script_not_approved',
       message: 'script refused',
       details: { reason: 'pending' },
@@ -278,12 +337,6 @@ describe('script runner runs', () => {
 
     expect(await repository.executionHistory(name)).toEqual([]);
     expect((await stats.read()).total).toBe(0);
-  });
-
-  it('answers the result without its refusal field', async () => {
-    const name = await approvedScript();
-    const { r } = runner(() => ({ ...ok, refusal: undefined }));
-    expect(await r.run({ name, args: {}, origin: 'api' })).not.toHaveProperty('refusal');
   });
 
   it('still answers the result when recording fails, and logs a warning', async () => {

@@ -1,6 +1,6 @@
-import type { RunResult, ScriptOutcome, ScriptRunResult } from '../../src/queue/script-runs.js';
+import type { RunOutcome, UntimedOutcome } from '../../src/queue/script-runs.js';
 
-type AnyResult = RunResult | ScriptRunResult | ScriptOutcome;
+type AnyResult = RunOutcome | UntimedOutcome;
 
 /** The error of a failed run; throws (failing the test) when the run succeeded. */
 export function failure(r: AnyResult): string {

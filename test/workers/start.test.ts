@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCore, scriptWorkerDeps, type Core } from '../../src/cli/compose.js';
 import { createSchedules, type Schedules } from '../../src/schedules/create-schedules.js';
-import { scriptRunnerAdapter } from '../../src/schedules/script-run-adapter.js';
 import { startWorkers, type RunningWorkers } from '../../src/workers/start.js';
 import { baseScheduleDeps } from '../schedules/harness.js';
 import { createTestContext, type TestContext } from '../support/app.js';
@@ -27,7 +26,7 @@ describe('startWorkers', () => {
     core = await buildCore(t.ctx);
     schedules = createSchedules({
       ...baseScheduleDeps(t.ctx),
-      runScript: scriptRunnerAdapter(core.scriptRunner),
+      runScript: (request) => core.scriptRunner.run(request),
     });
     workers = await startWorkers(t.ctx, {
       schedules,

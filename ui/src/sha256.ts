@@ -1,6 +1,6 @@
 /**
  * `sha256:<hex>` of a text's UTF-8 bytes: the hash Steward gives a script's source
- * (src/scripts/hashing.ts). The approve button sends the hash of the text on screen, computed
+ * (src/contracts/script-hashes.ts). The approve button sends the hash of the text on screen, computed
  * here, so an approval can only ever cover what the reviewer read. WebCrypto where the page is a
  * secure context; plain code on an http:// address of another machine, where it is not.
  */

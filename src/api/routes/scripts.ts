@@ -3,12 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NotFoundError } from '../../errors/request-errors.js';
 import { unifiedDiff } from '../../scripts/diff.js';
 import { commitPattern } from '../../contracts/script-hashes.js';
-import type { RunCheck, ScriptRunner } from '../../scripts/script-runner.js';
+import { refusalError, type RunCheck, type ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { scriptDetailSchema } from '../../scripts/script-schema.js';
 import { toDetail, toListEntry } from '../../scripts/script-views.js';
 import { redactDeep } from '../../secrets/redact-deep.js';
-import { redactRunResult } from '../../queue/script-runs.js';
+import { isRefused, redactRunResult } from '../../queue/script-runs.js';
 import {
   approveBody,
   approvedSchema,
@@ -198,7 +198,7 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
       },
     },
     async (req) => {
-      const result = await runner.run(
+      const outcome = await runner.run(
         {
           name: req.params.name,
           args: req.body?.args ?? {},
@@ -207,8 +207,9 @@ export const scriptRoutes: FastifyPluginAsync<ScriptRoutesOptions> = async (
         },
         checks.get(req),
       );
+      if (isRefused(outcome)) throw refusalError(req.params.name, outcome);
       // The worker redacted with its secret set; this one may know a secret set since.
-      return redactRunResult(result, (value) => redactDeep(value, redact));
+      return redactRunResult(outcome, (value) => redactDeep(value, redact));
     },
   );
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isAppError } from '../../errors/catalogue.js';
-import type { RunResult } from '../../queue/script-runs.js';
-import type { ScriptRunner } from '../../scripts/script-runner.js';
+import { isRefused, type RunOutcome } from '../../queue/script-runs.js';
+import { refusalError, type ScriptRunner } from '../../scripts/script-runner.js';
 import type { ScriptService } from '../../scripts/script-service.js';
 import { hashSource } from '../../contracts/script-hashes.js';
 import { ToolError } from '../../errors/tool-error.js';
@@ -19,7 +19,7 @@ export interface ScriptToolDeps {
 export const maxPendingExec = 50;
 
 /** What `script_run` answers: its result on success (the registry redacts it on the way out). */
-function render(result: RunResult): string {
+function render(result: RunOutcome): string {
   if (!result.success) {
     const logs = result.logs.length ? `\nlogs:\n${result.logs.join('\n')}` : '';
     throw new ToolError(`Script failed: ${result.error}${logs}`);
@@ -33,14 +33,15 @@ export function scriptTools({ scripts, runner, allowlist }: ScriptToolDeps): Too
 
   // Refusals (unknown, pending, rejected, modified) reach the AI in the spec's wording: to-mcp.ts.
   async function run(name: string, args: unknown[], fn?: string): Promise<string> {
-    const result = await runner.run({
+    const outcome = await runner.run({
       name: withExt(name),
       args,
       ...(fn ? { function: fn } : {}),
       origin: 'mcp',
       allowUnapproved: allowed.has(bare(name)),
     });
-    return render(result);
+    if (isRefused(outcome)) throw refusalError(withExt(name), outcome);
+    return render(outcome);
   }
 
   const scriptList = defineTool({

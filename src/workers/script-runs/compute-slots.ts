@@ -1,5 +1,5 @@
 // Types only: the script thread loads this module, and imports no package (zod included).
-import type { ScriptOutcome } from '../../queue/script-runs.js';
+import type { UntimedOutcome } from '../../queue/script-runs.js';
 
 /**
  * Compute slots shared by every thread of a script pool. A pool has more threads than CPUs so
@@ -102,7 +102,7 @@ export function freeSlots(buffer: SharedArrayBuffer): number {
 }
 
 /** The failure of a run that got no compute slot before its deadline (pool or thread side). */
-export function waitedForCpu(wallTimeMs: number): ScriptOutcome {
+export function waitedForCpu(wallTimeMs: number): UntimedOutcome {
   return {
     success: false,
     error: `script waited for a free CPU until its wall time limit of ${wallTimeMs} ms`,

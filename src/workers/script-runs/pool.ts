@@ -5,11 +5,11 @@ import v8 from 'node:v8';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Piscina } from 'piscina';
-import type { RunLimits } from '../../queue/script-runs.js';
+import type { RunLimits, UntimedOutcome } from '../../queue/script-runs.js';
 import { createAdmission } from './admission.js';
 import { createComputeSlots, freeSlots, releaseOwner, waitedForCpu } from './compute-slots.js';
 import { createHostRouter, type HostHandler } from './host-bridge.js';
-import type { RunTask, RunTaskResult, ScriptThreadData } from './task-types.js';
+import type { RunTask, ScriptThreadData } from './task-types.js';
 
 /**
  * The compiled thread module. Worker threads need JavaScript: built, this file sits beside
@@ -91,7 +91,7 @@ export type PoolTask = Omit<RunTask, 'bridge'>;
 
 export interface ScriptPool {
   /** Runs a task; `host` answers its host calls (`http`) on this, the main thread. */
-  run(task: PoolTask, signal: AbortSignal, host?: HostHandler): Promise<RunTaskResult>;
+  run(task: PoolTask, signal: AbortSignal, host?: HostHandler): Promise<UntimedOutcome>;
   /** Runs at once: threads, most of them waiting on I/O when the CPUs are all busy. */
   readonly threads: number;
   readonly computeSlots: number;
@@ -185,7 +185,7 @@ export function createScriptPool({ threads, computeSlots, limits }: ScriptPoolOp
       });
       try {
         const full: RunTask = { ...task, bridge: bridge.end };
-        return (await threadPool().run(full, { signal })) as RunTaskResult;
+        return (await threadPool().run(full, { signal })) as UntimedOutcome;
       } finally {
         bridge.close();
         if (calls === 0) admission.leave();

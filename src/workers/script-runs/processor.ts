@@ -5,13 +5,13 @@ import { ScriptRefusedError } from '../../errors/script-errors.js';
 import {
   failedOutcome,
   redactRunResult,
+  refusedOutcome,
   runDeadline,
   scriptRunPayload,
-  timedResult,
+  timedOutcome,
   type RunLimits,
-  type RunRefusal,
-  type ScriptOutcome,
-  type ScriptRunResult,
+  type RunOutcome,
+  type UntimedOutcome,
 } from '../../queue/script-runs.js';
 import { checkApproval } from '../../scripts/approval.js';
 import type { ApprovalSigner } from '../../scripts/approval-signature.js';
@@ -67,17 +67,14 @@ const minRunMs = resultTravelMs + 100;
 export function createScriptRunProcessor(deps: ProcessorDeps) {
   const { store, mirror, pool, limits, redact } = deps;
 
-  const refuse = (refusal: RunRefusal, error: string): ScriptRunResult =>
-    timedResult(failedOutcome(error), 0, refusal);
-
-  return async function processScriptRun(job: Job): Promise<ScriptRunResult> {
+  return async function processScriptRun(job: Job): Promise<RunOutcome> {
     const payload = scriptRunPayload.parse(job.data);
     const { name } = payload;
     const callerDeadline = payload.callerDeadline ?? job.timestamp + runDeadline(limits);
     if (Date.now() >= callerDeadline - minRunMs) {
       // Its caller has stopped waiting (or is about to): a run now would have nobody to tell.
       deps.onExpired?.();
-      return timedResult(failedOutcome('script run expired before a worker picked it up'), 0);
+      return timedOutcome(failedOutcome('script run expired before a worker picked it up'), 0);
     }
     // A check of this very record that this process passed a moment ago stands for the reads
     // (`recent-checks.ts`); otherwise the file is read beside the record's round trip.
@@ -88,14 +85,14 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
           store.get(name),
           payload.allowUnapproved ? null : mirror.hash(name).catch(() => null),
         ]);
-    if (!record) return refuse('not_found', `script ${name} not found`);
+    if (!record) return refusedOutcome('not_found', `script ${name} not found`);
     if (record.hash !== payload.hash) {
-      return refuse('modified', `script ${name} changed since the run was requested`);
+      return refusedOutcome('modified', `script ${name} changed since the run was requested`);
     }
     if (!payload.allowUnapproved) {
       const verdict = checkApproval(record, { fileHash });
       if (!verdict.runnable) {
-        return refuse(verdict.reason, new ScriptRefusedError(name, verdict.reason).message);
+        return refusedOutcome(verdict.reason, new ScriptRefusedError(name, verdict.reason).message);
       }
     }
     // Redis holds data, not authority: the source must be the text its hash names, and the
@@ -110,7 +107,7 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
         { audit: true, event: 'script.run.unverified', script: name, hash: record.hash, mismatch },
         'script run refused: the stored approval or source does not verify',
       );
-      return refuse('unverified', new ScriptRefusedError(name, 'unverified').message);
+      return refusedOutcome('unverified', new ScriptRefusedError(name, 'unverified').message);
     }
 
     const started = Date.now();
@@ -151,9 +148,9 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
     });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), deadline - started + abortGrace);
-    let outcome: ScriptOutcome;
+    let answer: UntimedOutcome;
     try {
-      outcome = await pool.run(
+      answer = await pool.run(
         {
           name,
           hash: record.hash,
@@ -171,19 +168,18 @@ export function createScriptRunProcessor(deps: ProcessorDeps) {
       );
     } catch (err) {
       const error = describePoolError(err, controller.signal, limits);
-      outcome = failedOutcome(error);
+      answer = failedOutcome(error);
       deps.log.warn({ script: name, error }, 'script thread failed');
     } finally {
       clearTimeout(timer);
     }
-    const result = timedResult(
-      outcome.success
-        ? outcome
-        : // The thread bounds these already; this is the second lock before Redis stores them.
-          { success: false, ...boundFailure(outcome.error, outcome.logs, limits.output_bytes) },
-      Date.now() - started,
-    );
-    return redactRunResult(result, (value) => redactDeep(value, redact));
+    if (!answer.success) {
+      // The thread bounds these already; this is the second lock before Redis stores them.
+      const bounded = boundFailure(answer.error, answer.logs, limits.output_bytes);
+      answer = failedOutcome(bounded.error, bounded.logs);
+    }
+    const outcome = timedOutcome(answer, Date.now() - started);
+    return redactRunResult(outcome, (value) => redactDeep(value, redact));
   };
 }
 

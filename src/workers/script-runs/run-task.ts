@@ -14,12 +14,13 @@ import {
   type Value,
 } from '../../starlark/index.js';
 import { scriptGlobals, type ScriptGlobal } from '../../queue/script-globals.js';
+import type { UntimedOutcome } from '../../queue/script-runs.js';
 import { boundFailure, encodedBytes } from './bound-output.js';
 import { computeGate, waitedForCpu } from './compute-slots.js';
 import { createHostModules } from './host-modules.js';
 import { createProgramCache } from './program-cache.js';
 import { secretReadHint } from './secret-handles.js';
-import type { RunTask, RunTaskResult, ScriptThreadData } from './task-types.js';
+import type { RunTask, ScriptThreadData } from './task-types.js';
 
 /** This thread's compiled scripts; a thread runs one task at a time. */
 const programs = createProgramCache();
@@ -34,7 +35,7 @@ const gate = computeGate((workerData as Partial<ScriptThreadData> | null)?.compu
  * (the named function, else `main()`, else the global `result`). Limits that the interpreter
  * cannot see (memory, a thread stuck in native code) are enforced by the pool from outside.
  */
-export default function runTask(task: RunTask): RunTaskResult {
+export default function runTask(task: RunTask): UntimedOutcome {
   if (!gate.enter(task.deadline)) return waitedForCpu(task.limits.wall_time);
   const logs: string[] = [];
   let outputBytes = 0;

@@ -1,14 +1,12 @@
-import type { RunLimits, ScriptOutcome } from '../../queue/script-runs.js';
+import type { RunLimits, ScriptRunPayload } from '../../queue/script-runs.js';
 import type { BridgeEnd } from './host-bridge.js';
 
-/** What the worker's main thread sends a script thread for one run (structured-cloned). */
-export interface RunTask {
-  name: string;
-  hash: string;
+/**
+ * What the worker's main thread sends a script thread for one run (structured-cloned): the
+ * caller's request (name, arguments, function) with the verified hash, and what the worker adds.
+ */
+export interface RunTask extends Pick<ScriptRunPayload, 'name' | 'hash' | 'args' | 'function'> {
   source: string;
-  /** A dict for the API test endpoint, a list for `script_run`. */
-  args: Record<string, unknown> | unknown[];
-  function?: string;
   /** The run's absolute deadline (epoch ms); the same clock as the thread's. */
   deadline: number;
   limits: RunLimits;
@@ -28,6 +26,3 @@ export interface ScriptThreadData {
   /** The pool's compute slots (`compute-slots.ts`), held under the thread's own id. */
   compute: SharedArrayBuffer;
 }
-
-/** What a thread answers for one run: its outcome, which the worker times (`timedResult`). */
-export type RunTaskResult = ScriptOutcome;

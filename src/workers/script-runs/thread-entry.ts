@@ -6,9 +6,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBundle } from './bundle-loader.js';
-import type { RunTask, RunTaskResult } from './task-types.js';
+import type { UntimedOutcome } from '../../queue/script-runs.js';
+import type { RunTask } from './task-types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { exports } = loadBundle(path.join(here, 'run-task.bundle.cjs'));
 
-export default exports.default as (task: RunTask) => RunTaskResult;
+export default exports.default as (task: RunTask) => UntimedOutcome;

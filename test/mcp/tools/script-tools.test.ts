@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors/catalogue.js';
-import { ScriptRefusedError } from '../../../src/errors/script-errors.js';
+import { ScriptNotFoundError, ScriptRefusedError } from '../../../src/errors/script-errors.js';
+import { ServiceUnavailableError } from '../../../src/errors/request-errors.js';
 import { ToolError } from '../../../src/errors/tool-error.js';
 import { scriptTools } from '../../../src/mcp/tools/script-tools.js';
-import type { RunResult } from '../../../src/queue/script-runs.js';
-import type { RunRequest, ScriptRunner } from '../../../src/scripts/script-runner.js';
+import {
+  refusedOutcome,
+  type RunOutcome,
+  type RunRequest,
+} from '../../../src/queue/script-runs.js';
+import type { ScriptRunner } from '../../../src/scripts/script-runner.js';
 import type { ScriptService } from '../../../src/scripts/script-service.js';
 import { run, testConfig, testContext } from './tool-context.js';
 
 /** script_run over a runner that answers `answer` (or throws it) and records its requests. */
-function scriptRun(answer: RunResult | AppError) {
+function scriptRun(answer: RunOutcome | AppError) {
   const requests: RunRequest[] = [];
   const runner: ScriptRunner = {
     async run(request) {
@@ -51,8 +56,21 @@ describe('script_run', () => {
     );
   });
 
-  it('words a refusal for the AI', async () => {
-    const { call } = scriptRun(new ScriptRefusedError('other.star', 'modified'));
+  it("throws a refused run as the catalogue's error, which the registry words for the AI", async () => {
+    const modified = new ScriptRefusedError('other.star', 'modified');
+    const { call } = scriptRun(refusedOutcome('modified', modified.message));
+    const err = await call({ name: 'other' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ScriptRefusedError);
+    expect(err).toMatchObject({ code: 'script_modified', details: { script: 'other.star' } });
     await expect(call({ name: 'other' })).rejects.toThrow(/changed since it was approved/);
+
+    const gone = scriptRun(refusedOutcome('not_found', 'script gone.star not found'));
+    await expect(gone.call({ name: 'gone' })).rejects.toBeInstanceOf(ScriptNotFoundError);
+  });
+
+  it('passes other errors of the runner through (the process is stopping)', async () => {
+    const stopping = new ServiceUnavailableError('Steward is shutting down');
+    const { call } = scriptRun(stopping);
+    await expect(call({ name: 'other' })).rejects.toBe(stopping);
   });
 });

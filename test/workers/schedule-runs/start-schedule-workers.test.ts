@@ -8,7 +8,12 @@ import { inFlightRun } from '../../../src/store/schedule-run-member.js';
 import { fireTimeOf } from '../../../src/workers/schedule-runs/start-schedule-workers.js';
 import { scheduleHarness, waitFor, type ScheduleHarness } from '../../schedules/harness.js';
 
-const okScript: RunScript = async (name) => ({ success: true, result: name, logs: [] });
+const okScript: RunScript = async ({ name }) => ({
+  success: true,
+  result: name,
+  duration_ms: 1,
+  logs: [],
+});
 
 type JobLike = Pick<Job, 'id' | 'opts' | 'repeatJobKey'>;
 const job = (j: { id?: string; prevMillis?: number; repeatJobKey?: string }): JobLike =>

@@ -11,7 +11,7 @@ import {
   versionEntrySchema,
   versionRecordSchema,
 } from '../../../contracts/script-record.js';
-import { runResult } from '../../../queue/script-runs.js';
+import { runAnswer } from '../../../queue/script-runs.js';
 
 export const scriptListSchema = z.object({ scripts: z.array(scriptListEntrySchema) });
 
@@ -38,7 +38,7 @@ export const versionSourceSchema = versionRecordSchema.pick({ commit: true, sour
 export const diffSchema = z.object({ diff: z.string() });
 
 /** `POST /scripts/:name/test`: the run result, with `result` on success and `error` on failure. */
-export const runResultSchema = runResult;
+export const runResultSchema = runAnswer;
 
 /** Every `:name` is checked against the domain rule: a bad name is 400, not a lookup. */
 export const nameParams = z.object({ name: scriptNameSchema });
