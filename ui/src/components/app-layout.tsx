@@ -133,7 +133,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
                     // Out of the link's name ("Scripts" stays "Scripts"), said as its
                     // description: aria-describedby reads hidden text too.
                     <span aria-hidden>
-                      <Badge size="sm" color="yellow" variant="filled">
+                      <Badge size="sm" color="indigo.9" variant="filled">
                         {count}
                       </Badge>
                       <span id={countId} className="visually-hidden">
