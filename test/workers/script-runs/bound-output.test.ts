@@ -50,6 +50,15 @@ describe('bounded failure output', () => {
     expect(truncateEncoded('a\u0001'.repeat(10), 10)).toMatch(
       /^a\u0001a… \[truncated: 62 more bytes/,
     );
+    // A lone half of a pair is escaped as \uXXXX (6 bytes), high or low, at the end or not.
+    const mixed = '😀\ud800x\udc00'.repeat(50);
+    for (const max of [5, 6, 9, 10, 11, 16, 17, 100, 1000]) {
+      const kept = truncateEncoded(mixed, max).replace(/… \[truncated: \d+ more bytes.*$/, '');
+      expect(encodedBytes(kept)).toBeLessThanOrEqual(max);
+      expect(mixed.startsWith(kept)).toBe(true);
+      if (kept !== mixed)
+        expect(encodedBytes(mixed.slice(0, kept.length + 1))).toBeGreaterThan(max);
+    }
   });
 
   it('changes nothing within the limit', () => {
